@@ -60,7 +60,42 @@ function subsystemOf(file: string): string | null {
   return rel.length > 1 ? rel[0]! : null; // null: runtime/index.ts, the public face of the whole runtime
 }
 
+/** The subsystem an import resolves into: `../scheduler` and `../scheduler/index.ts` are both "scheduler". */
+function subsystemOfTarget(target: string): string | null {
+  const rel = relative(RUNTIME, target).split(sep);
+  if (rel.length > 1) return rel[0]!;
+  return rel[0] === 'index' || rel[0] === 'index.ts' ? null : rel[0]!;
+}
+
 const files = sourceFiles(RUNTIME);
+
+/** Returns one message per forbidden import in `source` (the file at absolute path `file`). */
+function importViolations(file: string, source: string): string[] {
+  const violations: string[] = [];
+  const from = subsystemOf(file);
+  const where = relative(RUNTIME, file);
+  for (const spec of importsOf(source)) {
+    if (!spec.startsWith('.')) {
+      const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+      if (!ALLOWED_PACKAGES.has(pkg)) violations.push(`${where}: imports package "${spec}" (runtime must stay pure)`);
+      continue;
+    }
+    const target = resolve(dirname(file), spec);
+    if (!target.startsWith(RUNTIME + sep)) {
+      violations.push(`${where}: imports "${spec}" from outside runtime/`);
+      continue;
+    }
+    const to = subsystemOfTarget(target);
+    if (from === null || to === null || from === to) continue;
+    const allowed = ALLOWED[from] ?? ['kernel', 'api'];
+    if (!allowed.includes(to)) violations.push(`${where}: ${from} -> ${to} is a forbidden edge`);
+    const rest = relative(join(RUNTIME, to), target).replace(/\.ts$/, '');
+    if (rest !== '' && rest !== 'index') {
+      violations.push(`${where}: imports ${to}/${rest}; go through ${to}/index.ts, its public face`);
+    }
+  }
+  return violations;
+}
 
 describe('runtime import graph', () => {
   it('has source files to check', () => {
@@ -68,32 +103,25 @@ describe('runtime import graph', () => {
   });
 
   it('crosses subsystem boundaries only along allowed edges, and only through index.ts', () => {
-    const violations: string[] = [];
-    for (const file of files) {
-      const from = subsystemOf(file);
-      for (const spec of importsOf(readFileSync(file, 'utf8'))) {
-        const where = relative(RUNTIME, file);
-        if (!spec.startsWith('.')) {
-          const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
-          if (!ALLOWED_PACKAGES.has(pkg)) violations.push(`${where}: imports package "${spec}" (runtime must stay pure)`);
-          continue;
-        }
-        const target = resolve(dirname(file), spec);
-        if (!target.startsWith(RUNTIME + sep)) {
-          violations.push(`${where}: imports "${spec}" from outside runtime/`);
-          continue;
-        }
-        const to = subsystemOf(target.endsWith('.ts') ? target : target + '.ts');
-        if (from === null || to === null || from === to) continue;
-        const allowed = ALLOWED[from] ?? ['kernel', 'api'];
-        if (!allowed.includes(to)) violations.push(`${where}: ${from} -> ${to} is a forbidden edge`);
-        const rest = relative(join(RUNTIME, to), target).replace(/\.ts$/, '');
-        if (rest !== '' && rest !== 'index') {
-          violations.push(`${where}: imports ${to}/${rest}; go through ${to}/index.ts, its public face`);
-        }
-      }
-    }
+    const violations = files.flatMap((file) => importViolations(file, readFileSync(file, 'utf8')));
     expect(violations).toEqual([]);
+  });
+
+  // The checker itself must be able to fail: feed it imports the book forbids.
+  it.each([
+    ['scheduler/x.ts', "import { put } from '../etcd/index.ts';", 'scheduler -> etcd is a forbidden edge'],
+    ['controllers/x.ts', "import { bind } from '../scheduler';", 'controllers -> scheduler is a forbidden edge'],
+    ['apiserver/x.ts', "import { MvccStore } from '../etcd/mvcc/store';", 'go through etcd/index.ts'],
+    ['kernel/x.ts', "import { readFileSync } from 'node:fs';", 'imports package "node:fs"'],
+    ['raft/x.ts', "export * from '../../site/lib/x';", 'from outside runtime/'],
+  ])('rejects %s importing what it must not', (path, source, message) => {
+    const violations = importViolations(join(RUNTIME, path), source);
+    expect(violations.join('\n')).toContain(message);
+  });
+
+  it('accepts imports along allowed edges through index.ts', () => {
+    const source = "import type { Pod } from '../api/index.ts';\nimport { Kernel } from '../kernel';";
+    expect(importViolations(join(RUNTIME, 'scheduler/x.ts'), source)).toEqual([]);
   });
 });
 
@@ -108,17 +136,28 @@ describe('runtime determinism', () => {
     [/from\s+['"]node:/, 'Node built-in modules'],
   ];
 
-  it('never reads real time or randomness, and uses no DOM or Node built-ins', () => {
+  function nondeterminism(file: string, source: string): string[] {
     const hits: string[] = [];
-    for (const file of files) {
-      const lines = readFileSync(file, 'utf8').split('\n');
-      lines.forEach((line, i) => {
-        const code = line.replace(/\/\/.*$/, '');
-        for (const [re, what] of forbidden) {
-          if (re.test(code)) hits.push(`${relative(RUNTIME, file)}:${i + 1}: ${what}`);
-        }
-      });
-    }
-    expect(hits).toEqual([]);
+    source.split('\n').forEach((line, i) => {
+      const code = line.replace(/\/\/.*$/, '');
+      for (const [re, what] of forbidden) {
+        if (re.test(code)) hits.push(`${relative(RUNTIME, file)}:${i + 1}: ${what}`);
+      }
+    });
+    return hits;
+  }
+
+  it('never reads real time or randomness, and uses no DOM or Node built-ins', () => {
+    expect(files.flatMap((f) => nondeterminism(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it.each([
+    ['const x = Math.random();', 'Math.random'],
+    ['const t = Date.now();', 'the real clock'],
+    ['setTimeout(() => tick(), 10);', 'real timers'],
+    ['document.title = "x";', 'the DOM'],
+    ['const env = process.env.X;', 'Node built-ins'],
+  ])('flags %s', (source, what) => {
+    expect(nondeterminism(join(RUNTIME, 'kernel/x.ts'), source).join()).toContain(what);
   });
 });
