@@ -1,0 +1,15 @@
+// runtime/api: the Kubernetes object model, its public face.
+// Types, the kind registry, resource.Quantity, labels and field selectors, name and object
+// validation, defaulting and Status errors. Pure functions, no state, no clock.
+export type * from './types/index.ts';
+export { SIMULATION_EPOCH_MS, rfc3339, rfc3339Micro, parseRFC3339 } from './types/index.ts';
+export {
+  RESOURCES,
+  apiVersionOf,
+  parseAPIVersion,
+  resourceForKind,
+  resourceFor,
+  lookupResource,
+  resourcesInCategory,
+} from './registry.ts';
+export type { ResourceInfo } from './registry.ts';
