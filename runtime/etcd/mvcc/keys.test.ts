@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { compareKeys, inRange, prefixEnd, rangesOverlap, utf8Length } from './keys.ts';
+
+describe('prefixEnd (client/v3 GetPrefixRangeEnd)', () => {
+  it.each([
+    ['foo', 'fop'],
+    ['/registry/pods/', '/registry/pods0'],
+    ['a\uffff', 'b'],
+    ['\uffff', '\0'],
+    ['', '\0'],
+  ])('prefix %j ends at %j', (prefix, end) => {
+    expect(prefixEnd(prefix)).toBe(end);
+  });
+});
+
+describe('compareKeys orders by UTF-8 bytes', () => {
+  it.each([
+    ['a', 'b', -1],
+    ['a', 'aa', -1],
+    ['b', 'a', 1],
+    ['x', 'x', 0],
+    // U+FF5E (3 UTF-8 bytes, EF BD 9E) sorts before U+1F600 (4 bytes, F0 ...), unlike UTF-16.
+    ['\uff5e', '\u{1f600}', -1],
+  ])('%j vs %j', (a, b, sign) => {
+    expect(Math.sign(compareKeys(a, b))).toBe(sign);
+  });
+});
+
+describe('inRange and rangesOverlap', () => {
+  it.each([
+    ['foo', 'foo', undefined, true],
+    ['foo1', 'foo', undefined, false],
+    ['foo1', 'foo', 'fop', true],
+    ['fop', 'foo', 'fop', false],
+    ['zzz', 'b', '\0', true],
+    ['a', 'b', '\0', false],
+  ])('%j in [%j, %j)', (key, start, end, want) => {
+    expect(inRange(key, start, end)).toBe(want);
+  });
+  it('detects overlap between a single key and a range', () => {
+    expect(rangesOverlap('foo', undefined, 'f', 'g')).toBe(true);
+    expect(rangesOverlap('a', 'c', 'c', 'd')).toBe(false);
+    expect(rangesOverlap('a', 'd', 'c', '\0')).toBe(true);
+  });
+  it('counts UTF-8 bytes', () => {
+    expect(utf8Length('abc')).toBe(3);
+    expect(utf8Length('é')).toBe(2);
+    expect(utf8Length('€')).toBe(3);
+    expect(utf8Length('\u{1f600}')).toBe(4);
+  });
+});
