@@ -1,0 +1,228 @@
+/**
+ * The simulated network between named endpoints. Like UDP between hosts in one datacenter:
+ * every message gets its own latency (base +/- jitter, integer ms), so per-link order is not
+ * guaranteed; it may be lost, duplicated, or held back (reordering), by per-link probabilities.
+ * Partitions cut links at send time and again at delivery time (a cable cut also loses what was in
+ * flight). Messages to an endpoint that is down (a crashed process) or unregistered are dropped,
+ * and every send, delivery and drop is traced.
+ */
+import type { Rng } from './rng.ts';
+import type { Trace } from './trace.ts';
+
+export interface LinkConfig {
+  /** Base one-way latency, integer ms. */
+  latencyMs: number;
+  /** Latency varies uniformly in [latencyMs - jitterMs, latencyMs + jitterMs] (never below 0). */
+  jitterMs: number;
+  /** Probability a message is lost. */
+  lossRate: number;
+  /** Probability a message is delivered twice (each copy with its own latency). */
+  duplicateRate: number;
+  /** Probability a message is held back by an extra random delay (reordering it). */
+  reorderRate: number;
+  /** Upper bound of that extra delay, integer ms. */
+  reorderDelayMsMax: number;
+}
+
+export const DEFAULT_LINK: Readonly<LinkConfig> = Object.freeze({
+  latencyMs: 2,
+  jitterMs: 1,
+  lossRate: 0,
+  duplicateRate: 0,
+  reorderRate: 0,
+  reorderDelayMsMax: 20,
+});
+
+export type MessageHandler<M = unknown> = (msg: M, from: string) => void;
+
+/** What the network needs from the kernel: a clock, a way to schedule a call, a trace. */
+export interface NetworkHost {
+  now(): number;
+  schedule(delayMs: number, fn: (arg: unknown) => void, arg: unknown): unknown;
+  readonly trace: Trace;
+}
+
+export interface NetworkStats {
+  sent: number;
+  delivered: number;
+  dropped: number;
+  duplicated: number;
+}
+
+interface Endpoint {
+  handler: MessageHandler | null;
+}
+
+class Envelope {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+    readonly msg: unknown,
+  ) {}
+}
+
+function defaultFormat(msg: unknown): string {
+  if (typeof msg === 'object' && msg !== null && 'type' in msg) return String((msg as { type: unknown }).type);
+  return typeof msg === 'string' ? msg : typeof msg;
+}
+
+export class SimNetwork {
+  readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, duplicated: 0 };
+  private defaults: LinkConfig;
+  private readonly endpoints = new Map<string, Endpoint>();
+  private readonly links = new Map<string, Map<string, LinkConfig>>();
+  private readonly groupOf = new Map<string, number>();
+  private readonly blocked = new Map<string, Set<string>>();
+  private format: (msg: unknown) => string = defaultFormat;
+  private readonly deliverFn = (arg: unknown): void => this.deliver(arg as Envelope);
+
+  constructor(
+    private readonly host: NetworkHost,
+    private readonly rng: Rng,
+    defaults: Partial<LinkConfig> = {},
+  ) {
+    this.defaults = checkLink({ ...DEFAULT_LINK, ...defaults });
+  }
+
+  /** Attaches `handler` to endpoint `name` (replacing any previous one); the endpoint is up. */
+  register<M>(name: string, handler: MessageHandler<M>): void {
+    this.endpoints.set(name, { handler: handler as MessageHandler });
+  }
+
+  /** Detaches endpoint `name`: later deliveries to it are dropped. */
+  unregister(name: string): void {
+    this.endpoints.delete(name);
+  }
+
+  /** True if `name` is registered with a handler (a crashed process is down). */
+  isUp(name: string): boolean {
+    return this.endpoints.get(name)?.handler != null;
+  }
+
+  /** Sets the link parameters used for every link without its own settings. */
+  configure(defaults: Partial<LinkConfig>): void {
+    this.defaults = checkLink({ ...this.defaults, ...defaults });
+  }
+
+  /** Sets parameters for the one-way link from -> to (call twice for both directions). */
+  setLink(from: string, to: string, config: Partial<LinkConfig>): void {
+    let row = this.links.get(from);
+    if (!row) this.links.set(from, (row = new Map()));
+    row.set(to, checkLink({ ...this.linkConfig(from, to), ...config }));
+  }
+
+  linkConfig(from: string, to: string): LinkConfig {
+    return this.links.get(from)?.get(to) ?? this.defaults;
+  }
+
+  /** How trace details render a message (default: its `type` field). Only used when detail is on. */
+  setFormatter(format: (msg: unknown) => string): void {
+    this.format = format;
+  }
+
+  /**
+   * Symmetric partition: endpoints in different groups cannot reach each other. Endpoints named in
+   * no group are unaffected (they reach everyone, like a client outside the cut). Replaces any
+   * earlier partition; one-way blocks stay.
+   */
+  partition(groups: string[][]): void {
+    this.groupOf.clear();
+    groups.forEach((group, i) => {
+      for (const name of group) {
+        if (this.groupOf.has(name)) throw new Error(`invariant violated: ${name} is in two partition groups`);
+        this.groupOf.set(name, i);
+      }
+    });
+    this.host.trace.record(this.host.now(), 'net.partition', 'network', groups.map((g) => g.join(',')).join(' | '));
+  }
+
+  /** One-way cut: messages from -> to are dropped; to -> from still flow. */
+  block(from: string, to: string): void {
+    let set = this.blocked.get(from);
+    if (!set) this.blocked.set(from, (set = new Set()));
+    set.add(to);
+    this.host.trace.record(this.host.now(), 'net.block', 'network', `${from} -> ${to}`);
+  }
+
+  unblock(from: string, to: string): void {
+    this.blocked.get(from)?.delete(to);
+    this.host.trace.record(this.host.now(), 'net.unblock', 'network', `${from} -> ${to}`);
+  }
+
+  /** Removes every partition and one-way block (link loss/latency settings stay). */
+  heal(): void {
+    this.groupOf.clear();
+    this.blocked.clear();
+    this.host.trace.record(this.host.now(), 'net.heal', 'network', '');
+  }
+
+  /** Whether the link from -> to is currently cut by a partition or block. */
+  canReach(from: string, to: string): boolean {
+    const gf = this.groupOf.get(from);
+    if (gf !== undefined) {
+      const gt = this.groupOf.get(to);
+      if (gt !== undefined && gt !== gf) return false;
+    }
+    const set = this.blocked.get(from);
+    return set === undefined || !set.has(to);
+  }
+
+  /** Sends `msg`; delivery (or a drop) happens later as a kernel event. */
+  send(from: string, to: string, msg: unknown): void {
+    const trace = this.host.trace;
+    const now = this.host.now();
+    this.stats.sent++;
+    if (trace.enabled) trace.record(now, 'net.send', from, trace.detail ? `to ${to}: ${this.format(msg)}` : '');
+    if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
+    const link = this.linkConfig(from, to);
+    if (this.rng.chance(link.lossRate)) return this.drop(from, to, msg, 'lost');
+    this.host.schedule(this.delayMs(link), this.deliverFn, new Envelope(from, to, msg));
+    if (this.rng.chance(link.duplicateRate)) {
+      this.stats.duplicated++;
+      this.host.schedule(this.delayMs(link), this.deliverFn, new Envelope(from, to, msg));
+    }
+  }
+
+  private delayMs(link: LinkConfig): number {
+    let d = link.latencyMs;
+    if (link.jitterMs > 0) d += this.rng.nextInt(2 * link.jitterMs + 1) - link.jitterMs;
+    if (link.reorderRate > 0 && this.rng.chance(link.reorderRate)) d += 1 + this.rng.nextInt(link.reorderDelayMsMax);
+    return d < 0 ? 0 : d;
+  }
+
+  private deliver(env: Envelope): void {
+    if (!this.canReach(env.from, env.to)) return this.drop(env.from, env.to, env.msg, 'partitioned');
+    const ep = this.endpoints.get(env.to);
+    if (!ep || !ep.handler) return this.drop(env.from, env.to, env.msg, ep ? 'endpoint down' : 'no such endpoint');
+    this.stats.delivered++;
+    const trace = this.host.trace;
+    if (trace.enabled) {
+      trace.record(this.host.now(), 'net.deliver', env.to, trace.detail ? `from ${env.from}: ${this.format(env.msg)}` : '');
+    }
+    ep.handler(env.msg, env.from);
+  }
+
+  private drop(from: string, to: string, msg: unknown, reason: string): void {
+    this.stats.dropped++;
+    const trace = this.host.trace;
+    if (trace.enabled) {
+      trace.record(this.host.now(), 'net.drop', from, trace.detail ? `to ${to} (${reason}): ${this.format(msg)}` : reason);
+    }
+  }
+
+  /** Marks an endpoint down (keeps its name) or up again with a handler; used by processes. */
+  setHandler(name: string, handler: MessageHandler | null): void {
+    this.endpoints.set(name, { handler });
+  }
+}
+
+function checkLink(c: LinkConfig): LinkConfig {
+  for (const k of ['latencyMs', 'jitterMs', 'reorderDelayMsMax'] as const) {
+    if (!Number.isInteger(c[k]) || c[k] < 0) throw new Error(`invariant violated: link ${k} is a non-negative integer (got ${c[k]})`);
+  }
+  if (c.reorderDelayMsMax < 1 && c.reorderRate > 0) throw new Error('invariant violated: reordering needs reorderDelayMsMax >= 1');
+  for (const k of ['lossRate', 'duplicateRate', 'reorderRate'] as const) {
+    if (!(c[k] >= 0 && c[k] <= 1)) throw new Error(`invariant violated: link ${k} is a probability in [0, 1] (got ${c[k]})`);
+  }
+  return c;
+}

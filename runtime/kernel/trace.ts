@@ -1,0 +1,118 @@
+/**
+ * The trace: everything that happens in a run, as (time, kind, actor, detail) records, plus a
+ * running FNV-1a 64 hash over a canonical serialization of every record ever made, so two runs can
+ * be compared by one string even when the ring buffer has dropped old records.
+ *
+ * Canonical serialization of a record: `${timeMs}\t${kind}\t${actor}\t${detail}\n`, hashed over its
+ * UTF-16 code units (each unit is folded in as one 16-bit "byte"). With `detail: false` the detail
+ * is neither stored nor hashed (it is the expensive part to build).
+ */
+export interface TraceEvent {
+  timeMs: number;
+  /** What happened, e.g. "send", "deliver", "drop", "crash", "raft.become-leader". */
+  kind: string;
+  /** Who did it (an endpoint, process or component name). */
+  actor: string;
+  /** Human-readable detail ("" when detail recording is off). */
+  detail: string;
+}
+
+export interface TraceOptions {
+  /** Record anything at all (default true). Off: record() is a no-op and the hash stays empty. */
+  enabled?: boolean;
+  /** Build, keep and hash the detail strings (default true). */
+  detail?: boolean;
+  /** Ring buffer size: keep at most this many most recent records (default 100_000; 0 keeps none). */
+  capacity?: number;
+}
+
+export type TraceListener = (ev: TraceEvent) => void;
+
+// FNV-1a 64: offset basis 0xcbf29ce484222325, prime 0x100000001b3 = 2^40 + 435.
+const OFFSET_HI = 0xcbf29ce4;
+const OFFSET_LO = 0x84222325;
+const TWO_POW_32 = 4294967296;
+
+export class Trace {
+  readonly enabled: boolean;
+  readonly detail: boolean;
+  readonly capacity: number;
+  private readonly ring: TraceEvent[] = [];
+  private ringStart = 0;
+  private hashHi = OFFSET_HI;
+  private hashLo = OFFSET_LO;
+  private total = 0;
+  private readonly listeners: TraceListener[] = [];
+
+  constructor(options: TraceOptions = {}) {
+    this.enabled = options.enabled ?? true;
+    this.detail = this.enabled && (options.detail ?? true);
+    this.capacity = options.capacity ?? 100_000;
+  }
+
+  /** Number of records made since the start (including any the ring buffer dropped). */
+  get count(): number {
+    return this.total;
+  }
+
+  record(timeMs: number, kind: string, actor: string, detail = ''): void {
+    if (!this.enabled) return;
+    const d = this.detail ? detail : '';
+    this.total++;
+    this.mixString(String(timeMs));
+    this.mixUnit(9);
+    this.mixString(kind);
+    this.mixUnit(9);
+    this.mixString(actor);
+    this.mixUnit(9);
+    this.mixString(d);
+    this.mixUnit(10);
+    if (this.capacity === 0 && this.listeners.length === 0) return;
+    const ev: TraceEvent = { timeMs, kind, actor, detail: d };
+    this.keep(ev);
+    for (const l of this.listeners) l(ev);
+  }
+
+  /** The kept records, oldest first. */
+  events(): TraceEvent[] {
+    return this.ring.slice(this.ringStart).concat(this.ring.slice(0, this.ringStart));
+  }
+
+  /** FNV-1a 64 of every record so far, as 16 hex digits. */
+  hash(): string {
+    return this.hashHi.toString(16).padStart(8, '0') + this.hashLo.toString(16).padStart(8, '0');
+  }
+
+  /** Calls `listener` for every later record; returns the unsubscribe function. */
+  subscribe(listener: TraceListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  private keep(ev: TraceEvent): void {
+    if (this.capacity === 0) return;
+    if (this.ring.length < this.capacity) {
+      this.ring.push(ev);
+      return;
+    }
+    this.ring[this.ringStart] = ev;
+    this.ringStart = (this.ringStart + 1) % this.capacity;
+  }
+
+  private mixString(s: string): void {
+    for (let i = 0; i < s.length; i++) this.mixUnit(s.charCodeAt(i));
+  }
+
+  /** h = (h xor unit) * (2^40 + 435) mod 2^64, on two 32-bit halves. */
+  private mixUnit(unit: number): void {
+    const lo = (this.hashLo ^ unit) >>> 0;
+    const hi = this.hashHi;
+    const loProduct = lo * 435; // < 2^41: exact in a double
+    const carry = Math.floor(loProduct / TWO_POW_32);
+    this.hashLo = loProduct >>> 0;
+    this.hashHi = (Math.imul(hi, 435) + carry + (lo << 8)) >>> 0;
+  }
+}
