@@ -14,7 +14,13 @@ export class SimEvent {
   readonly intervalMs: number;
   cancelled = false;
 
-  constructor(timeMs: number, seq: number, fn: (arg: unknown) => void, arg: unknown, intervalMs: number) {
+  constructor(
+    timeMs: number,
+    seq: number,
+    fn: (arg: unknown) => void,
+    arg: unknown,
+    intervalMs: number,
+  ) {
     this.timeMs = timeMs;
     this.seq = seq;
     this.fn = fn;

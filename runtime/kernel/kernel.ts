@@ -83,7 +83,9 @@ export class Kernel implements ProcessHost {
   /** Calls fn every intervalMs (first after firstDelayMs, default intervalMs) until cancelled. */
   every(intervalMs: number, fn: () => void, firstDelayMs = intervalMs): TimerHandle {
     if (!Number.isInteger(intervalMs) || intervalMs < 1) {
-      throw new Error(`invariant violated: a periodic timer needs an integer interval >= 1 ms (got ${intervalMs})`);
+      throw new Error(
+        `invariant violated: a periodic timer needs an integer interval >= 1 ms (got ${intervalMs})`,
+      );
     }
     const ev = new SimEvent(this.clock.now() + firstDelayMs, this.seq++, callThunk, fn, intervalMs);
     this.queue.push(ev);
@@ -142,14 +144,18 @@ export class Kernel implements ProcessHost {
   runUntilIdle(budget = this.eventBudget): number {
     let n = 0;
     while (this.step()) {
-      if (++n > budget) throw new Error(`invariant violated: event budget of ${budget} exceeded before the queue went idle`);
+      if (++n > budget)
+        throw new Error(
+          `invariant violated: event budget of ${budget} exceeded before the queue went idle`,
+        );
     }
     return n;
   }
 
   /** Starts a process named `name` (its network endpoint has the same name). */
   spawn(name: string, main: ProcessMain): SimProcess {
-    if (this.processes.has(name)) throw new Error(`invariant violated: process ${name} already exists`);
+    if (this.processes.has(name))
+      throw new Error(`invariant violated: process ${name} already exists`);
     const p = new SimProcess(name, new Disk(), main, this);
     this.processes.set(name, p);
     p.start();
@@ -185,7 +191,9 @@ export class Kernel implements ProcessHost {
       this.queue.pop();
       if (ev.cancelled) continue;
       if (++n > this.eventBudget) {
-        throw new Error(`invariant violated: event budget of ${this.eventBudget} exceeded before time ${timeMs} ms`);
+        throw new Error(
+          `invariant violated: event budget of ${this.eventBudget} exceeded before time ${timeMs} ms`,
+        );
       }
       this.fire(ev);
     }

@@ -41,7 +41,10 @@ describe('SimNetwork', () => {
   });
 
   it('reorders: with reordering some later sends arrive first', () => {
-    const k = createKernel({ seed: 8, link: { jitterMs: 0, reorderRate: 0.5, reorderDelayMsMax: 50 } });
+    const k = createKernel({
+      seed: 8,
+      link: { jitterMs: 0, reorderRate: 0.5, reorderDelayMsMax: 50 },
+    });
     const got = recorder(k, ['a', 'b']);
     for (let i = 0; i < 50; i++) k.net.send('a', 'b', i);
     k.runFor(200);
@@ -108,7 +111,14 @@ describe('SimNetwork', () => {
     k.net.send('a', 'nobody', { type: 'Ping' });
     k.runFor(10);
     const drops = k.trace.events().filter((e) => e.kind === 'net.drop');
-    expect(drops).toEqual([{ timeMs: expect.any(Number), kind: 'net.drop', actor: 'a', detail: 'to nobody (no such endpoint): Ping' }]);
+    expect(drops).toEqual([
+      {
+        timeMs: expect.any(Number),
+        kind: 'net.drop',
+        actor: 'a',
+        detail: 'to nobody (no such endpoint): Ping',
+      },
+    ]);
   });
 
   it('per-link settings override the defaults for that direction only', () => {

@@ -62,7 +62,8 @@ class Envelope {
 }
 
 function defaultFormat(msg: unknown): string {
-  if (typeof msg === 'object' && msg !== null && 'type' in msg) return String((msg as { type: unknown }).type);
+  if (typeof msg === 'object' && msg !== null && 'type' in msg)
+    return String((msg as { type: unknown }).type);
   return typeof msg === 'string' ? msg : typeof msg;
 }
 
@@ -129,11 +130,17 @@ export class SimNetwork {
     this.groupOf.clear();
     groups.forEach((group, i) => {
       for (const name of group) {
-        if (this.groupOf.has(name)) throw new Error(`invariant violated: ${name} is in two partition groups`);
+        if (this.groupOf.has(name))
+          throw new Error(`invariant violated: ${name} is in two partition groups`);
         this.groupOf.set(name, i);
       }
     });
-    this.host.trace.record(this.host.now(), 'net.partition', 'network', groups.map((g) => g.join(',')).join(' | '));
+    this.host.trace.record(
+      this.host.now(),
+      'net.partition',
+      'network',
+      groups.map((g) => g.join(',')).join(' | '),
+    );
   }
 
   /** One-way cut: messages from -> to are dropped; to -> from still flow. */
@@ -172,7 +179,8 @@ export class SimNetwork {
     const trace = this.host.trace;
     const now = this.host.now();
     this.stats.sent++;
-    if (trace.enabled) trace.record(now, 'net.send', from, trace.detail ? `to ${to}: ${this.format(msg)}` : '');
+    if (trace.enabled)
+      trace.record(now, 'net.send', from, trace.detail ? `to ${to}: ${this.format(msg)}` : '');
     if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
     const link = this.linkConfig(from, to);
     if (this.rng.chance(link.lossRate)) return this.drop(from, to, msg, 'lost');
@@ -186,18 +194,26 @@ export class SimNetwork {
   private delayMs(link: LinkConfig): number {
     let d = link.latencyMs;
     if (link.jitterMs > 0) d += this.rng.nextInt(2 * link.jitterMs + 1) - link.jitterMs;
-    if (link.reorderRate > 0 && this.rng.chance(link.reorderRate)) d += 1 + this.rng.nextInt(link.reorderDelayMsMax);
+    if (link.reorderRate > 0 && this.rng.chance(link.reorderRate))
+      d += 1 + this.rng.nextInt(link.reorderDelayMsMax);
     return d < 0 ? 0 : d;
   }
 
   private deliver(env: Envelope): void {
-    if (!this.canReach(env.from, env.to)) return this.drop(env.from, env.to, env.msg, 'partitioned');
+    if (!this.canReach(env.from, env.to))
+      return this.drop(env.from, env.to, env.msg, 'partitioned');
     const ep = this.endpoints.get(env.to);
-    if (!ep || !ep.handler) return this.drop(env.from, env.to, env.msg, ep ? 'endpoint down' : 'no such endpoint');
+    if (!ep || !ep.handler)
+      return this.drop(env.from, env.to, env.msg, ep ? 'endpoint down' : 'no such endpoint');
     this.stats.delivered++;
     const trace = this.host.trace;
     if (trace.enabled) {
-      trace.record(this.host.now(), 'net.deliver', env.to, trace.detail ? `from ${env.from}: ${this.format(env.msg)}` : '');
+      trace.record(
+        this.host.now(),
+        'net.deliver',
+        env.to,
+        trace.detail ? `from ${env.from}: ${this.format(env.msg)}` : '',
+      );
     }
     ep.handler(env.msg, env.from);
   }
@@ -206,7 +222,12 @@ export class SimNetwork {
     this.stats.dropped++;
     const trace = this.host.trace;
     if (trace.enabled) {
-      trace.record(this.host.now(), 'net.drop', from, trace.detail ? `to ${to} (${reason}): ${this.format(msg)}` : reason);
+      trace.record(
+        this.host.now(),
+        'net.drop',
+        from,
+        trace.detail ? `to ${to} (${reason}): ${this.format(msg)}` : reason,
+      );
     }
   }
 
@@ -218,11 +239,14 @@ export class SimNetwork {
 
 function checkLink(c: LinkConfig): LinkConfig {
   for (const k of ['latencyMs', 'jitterMs', 'reorderDelayMsMax'] as const) {
-    if (!Number.isInteger(c[k]) || c[k] < 0) throw new Error(`invariant violated: link ${k} is a non-negative integer (got ${c[k]})`);
+    if (!Number.isInteger(c[k]) || c[k] < 0)
+      throw new Error(`invariant violated: link ${k} is a non-negative integer (got ${c[k]})`);
   }
-  if (c.reorderDelayMsMax < 1 && c.reorderRate > 0) throw new Error('invariant violated: reordering needs reorderDelayMsMax >= 1');
+  if (c.reorderDelayMsMax < 1 && c.reorderRate > 0)
+    throw new Error('invariant violated: reordering needs reorderDelayMsMax >= 1');
   for (const k of ['lossRate', 'duplicateRate', 'reorderRate'] as const) {
-    if (!(c[k] >= 0 && c[k] <= 1)) throw new Error(`invariant violated: link ${k} is a probability in [0, 1] (got ${c[k]})`);
+    if (!(c[k] >= 0 && c[k] <= 1))
+      throw new Error(`invariant violated: link ${k} is a probability in [0, 1] (got ${c[k]})`);
   }
   return c;
 }

@@ -34,7 +34,9 @@ describe('processes', () => {
     expect(received).toEqual(['2:after restart']);
     const kinds = k.trace.events().map((e) => e.kind);
     expect(kinds).toContain('process.crash');
-    expect(k.trace.events().some((e) => e.kind === 'net.drop' && e.detail.includes('endpoint down'))).toBe(true);
+    expect(
+      k.trace.events().some((e) => e.kind === 'net.drop' && e.detail.includes('endpoint down')),
+    ).toBe(true);
   });
 
   it('a stale context cannot send or set timers after a crash', () => {

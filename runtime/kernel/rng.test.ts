@@ -22,7 +22,9 @@ describe('Rng', () => {
     a.fork('network');
     a.fork('extra component');
     expect(take(20, () => a.nextU32())).toEqual(take(20, () => b.nextU32()));
-    expect(take(20, () => createRng(9).fork('x').nextU32())).toEqual(take(20, () => b.fork('x').nextU32()));
+    expect(take(20, () => createRng(9).fork('x').nextU32())).toEqual(
+      take(20, () => b.fork('x').nextU32()),
+    );
     const x = createRng(9).fork('x');
     const y = createRng(9).fork('y');
     expect(take(10, () => x.nextU32())).not.toEqual(take(10, () => y.nextU32()));

@@ -4,7 +4,11 @@ import { Trace } from './trace.ts';
 
 /** A busy network: 5 endpoints gossiping with loss, duplication, reordering and a partition. */
 function busyRun(seed: number, detail = true): { hash: string; count: number } {
-  const k = createKernel({ seed, trace: { detail, capacity: 1000 }, link: { lossRate: 0.1, duplicateRate: 0.05, reorderRate: 0.1 } });
+  const k = createKernel({
+    seed,
+    trace: { detail, capacity: 1000 },
+    link: { lossRate: 0.1, duplicateRate: 0.05, reorderRate: 0.1 },
+  });
   const names = ['n1', 'n2', 'n3', 'n4', 'n5'];
   const rng = k.rng.fork('gossip');
   for (const n of names) {
@@ -13,7 +17,12 @@ function busyRun(seed: number, detail = true): { hash: string; count: number } {
     });
   }
   for (let i = 0; i < 50; i++) k.net.send('n1', names[i % 5]!, 0);
-  k.setTimer(20, () => k.net.partition([['n1', 'n2'], ['n3', 'n4', 'n5']]));
+  k.setTimer(20, () =>
+    k.net.partition([
+      ['n1', 'n2'],
+      ['n3', 'n4', 'n5'],
+    ]),
+  );
   k.setTimer(60, () => k.net.heal());
   k.runFor(1000);
   return { hash: k.trace.hash(), count: k.trace.count };
@@ -48,7 +57,8 @@ describe('trace', () => {
     // mixing through a record whose serialization we compute with BigInt here.
     const text = '0\tk\ta\t\n';
     let h = 0xcbf29ce484222325n;
-    for (const ch of text) h = ((h ^ BigInt(ch.charCodeAt(0))) * 0x100000001b3n) & 0xffffffffffffffffn;
+    for (const ch of text)
+      h = ((h ^ BigInt(ch.charCodeAt(0))) * 0x100000001b3n) & 0xffffffffffffffffn;
     const t = new Trace();
     t.record(0, 'k', 'a');
     expect(t.hash()).toBe(h.toString(16).padStart(16, '0'));
