@@ -13,3 +13,12 @@ export {
   resourcesInCategory,
 } from './registry.ts';
 export type { ResourceInfo } from './registry.ts';
+export {
+  Quantity,
+  parseQuantity,
+  QUANTITY_REGEX,
+  ERR_FORMAT_WRONG,
+  ERR_NUMERIC,
+  ERR_SUFFIX,
+} from './resource/quantity.ts';
+export type { QuantityFormat, QuantityParseResult } from './resource/quantity.ts';
