@@ -1,6 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
+import labs from './site/integrations/labs-integration.ts';
 
 // The site lives in site/ (srcDir); chapters are a content collection loaded from content/.
 // Shiki highlights code at build time in a light and a dark theme; the page picks one by CSS.
@@ -10,7 +11,8 @@ export default defineConfig({
   outDir: './dist',
   site: 'http://localhost:4321',
   trailingSlash: 'ignore',
-  integrations: [mdx()],
+  // labs: bundles lab suites into the grading worker, Monaco types, lazy editor CSS (site/integrations).
+  integrations: [mdx(), labs()],
   markdown: {
     shikiConfig: {
       themes: { light: 'light-plus', dark: 'dark-plus' },

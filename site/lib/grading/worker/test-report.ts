@@ -1,0 +1,45 @@
+// Turns a finished vitest task into one entry of the shared results shape.
+import type { RunnerTestCase } from 'vitest';
+import type { TestResult, TestStatus } from '../results.ts';
+import { stripAnsi } from '../ansi.ts';
+
+/** "describe > nested describe > test", without the file: the names tests.json lists. */
+export function fullTestName(test: RunnerTestCase): string {
+  const names: string[] = [test.name];
+  let parent = test.suite;
+  while (parent && !('filepath' in parent)) {
+    names.unshift(parent.name);
+    parent = parent.suite;
+  }
+  return names.join(' > ');
+}
+
+function statusOf(test: RunnerTestCase): TestStatus {
+  const state = test.result?.state;
+  if (state === 'pass') return 'pass';
+  if (state === 'fail') return 'fail';
+  return 'skip';
+}
+
+/** Vitest serializes expected/actual for diffs; keep them as plain strings when present. */
+function asText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return stripAnsi(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+}
+
+export function toTestResult(test: RunnerTestCase): TestResult {
+  const result: TestResult = {
+    name: fullTestName(test),
+    status: statusOf(test),
+    durationMs: Math.round(test.result?.duration ?? 0),
+  };
+  const error = test.result?.errors?.[0];
+  if (result.status === 'fail' && error) {
+    result.message = stripAnsi(error.message ?? String(error));
+    const expected = asText(error.expected);
+    const actual = asText(error.actual);
+    if (expected !== undefined) result.expected = expected;
+    if (actual !== undefined) result.actual = actual;
+  }
+  return result;
+}
