@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { labSubmissionPlugin } from './scripts/lib/labs/submission-plugin.ts';
 
 // One vitest run, three projects: the simulated control plane, the labs, and the site's own code.
 export default defineConfig({
@@ -9,6 +10,21 @@ export default defineConfig({
           name: 'runtime',
           include: ['runtime/**/*.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        // Lab suites (hidden and examples run against each lab's solution.ts), the lab
+        // consistency checks, and the proof that every starter and mutant fails (spawns the
+        // grading CLI). `@lab/submission` is resolved by scripts/lib/labs/submission-plugin.ts.
+        plugins: [labSubmissionPlugin()],
+        test: {
+          name: 'labs',
+          include: ['labs/**/*.test.ts'],
+          exclude: ['labs/*/mutants/**'],
+          environment: 'node',
+          testTimeout: 120_000,
+          // The suites' resolved `@lab/submission` must never come from a cached transform (GRADING-NOTES).
+          fsModuleCache: false,
         },
       },
       {

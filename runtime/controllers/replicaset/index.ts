@@ -1,0 +1,3 @@
+// The ReplicaSet controller's public pieces (see types.ts).
+export { BURST_REPLICAS } from './types.ts';
+export type { ReplicaSetDecision, ReplicaSetReconciler, ReplicaSetSyncContext } from './types.ts';
