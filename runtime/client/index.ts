@@ -1,6 +1,7 @@
 /**
  * runtime/client: the client-go analogue every component uses to reach the API server.
- * So far: the rate-limited work queue (client-go util/workqueue).
+ * Work queues (client-go util/workqueue) and informers (client-go tools/cache): reflector,
+ * indexed cache, shared informer with handlers, listers and resync.
  */
 export { WorkQueue } from './workqueue/queue.ts';
 export { RateLimitingQueue, type QueueClock } from './workqueue/rate-limiting-queue.ts';
@@ -11,3 +12,29 @@ export {
   defaultControllerRateLimiter,
   type RateLimiter,
 } from './workqueue/rate-limiters.ts';
+export {
+  isExpired,
+  type ListResult,
+  type ListerWatcher,
+  type WatchEvent,
+  type WatchEventType,
+  type WatchHandle,
+  type WatchHandlers,
+} from './cache/list-watch.ts';
+export {
+  Indexer,
+  NAMESPACE_INDEX,
+  metaNamespaceKey,
+  namespaceIndexFunc,
+  splitMetaNamespaceKey,
+  type IndexFunc,
+} from './cache/store.ts';
+export { Reflector, type ReflectorOptions, type ReflectorSink } from './cache/reflector.ts';
+export {
+  SharedInformer,
+  isTombstone,
+  type DeletedFinalStateUnknown,
+  type EventHandlers,
+  type InformerOptions,
+  type Lister,
+} from './cache/shared-informer.ts';
