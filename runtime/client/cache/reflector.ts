@@ -7,7 +7,7 @@
  */
 import type { KubeObject, Status } from '../../api/index.ts';
 import type { QueueClock } from '../workqueue/rate-limiting-queue.ts';
-import { isExpired, type ListerWatcher, type WatchEvent, type WatchHandle } from './list-watch.ts';
+import { isExpired, type ListerWatcher, type WatchHandle } from './list-watch.ts';
 import type { TimerHandle } from '../../kernel/index.ts';
 
 /** Where a reflector writes what it learns (the informer). */
@@ -15,7 +15,7 @@ export interface ReflectorSink<T extends KubeObject> {
   /** A full list arrived: the store must become exactly `items`. */
   replace(items: T[], resourceVersion: string): void;
   /** One change from the watch stream (never BOOKMARK or ERROR). */
-  apply(event: WatchEvent<T> & { type: 'ADDED' | 'MODIFIED' | 'DELETED' }): void;
+  apply(event: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }): void;
 }
 
 export interface ReflectorOptions {
@@ -108,7 +108,8 @@ export class Reflector<T extends KubeObject> {
             return;
           }
           const rv = event.object.metadata.resourceVersion;
-          if (event.type !== 'BOOKMARK') this.sink.apply(event);
+          if (event.type !== 'BOOKMARK')
+            this.sink.apply({ type: event.type, object: event.object });
           if (rv) this.lastSyncResourceVersion = rv;
         },
         onClose: (error) => {
