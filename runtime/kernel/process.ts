@@ -20,8 +20,8 @@ export interface ProcessContext {
   now(): number;
   /** A one-shot timer that never fires after this incarnation crashed. */
   setTimer(delayMs: number, fn: () => void): TimerHandle;
-  /** A periodic timer (first firing after intervalMs) that stops when this incarnation crashes. */
-  every(intervalMs: number, fn: () => void): TimerHandle;
+  /** A periodic timer (first firing after firstDelayMs, default intervalMs); stops on a crash. */
+  every(intervalMs: number, fn: () => void, firstDelayMs?: number): TimerHandle;
   /** Sends over the kernel network from this process's endpoint (a no-op once crashed). */
   send(to: string, msg: unknown): void;
   /** Registers this process's network endpoint handler (its name is the endpoint name). */
@@ -38,7 +38,7 @@ export type ProcessMain = (ctx: ProcessContext) => void;
 export interface ProcessHost {
   now(): number;
   setTimer(delayMs: number, fn: () => void): TimerHandle;
-  every(intervalMs: number, fn: () => void): TimerHandle;
+  every(intervalMs: number, fn: () => void, firstDelayMs?: number): TimerHandle;
   send(from: string, to: string, msg: unknown): void;
   setHandler(name: string, handler: MessageHandler | null): void;
   record(kind: string, actor: string, detail: string): void;
@@ -101,11 +101,15 @@ export class SimProcess {
       rng: host.forkRng(`process:${name}:${inc}`),
       now: () => host.now(),
       setTimer: (delayMs, fn) => host.setTimer(delayMs, guard(fn)),
-      every: (intervalMs, fn) => {
-        const handle = host.every(intervalMs, () => {
-          if (live()) fn();
-          else handle.cancel();
-        });
+      every: (intervalMs, fn, firstDelayMs = intervalMs) => {
+        const handle = host.every(
+          intervalMs,
+          () => {
+            if (live()) fn();
+            else handle.cancel();
+          },
+          firstDelayMs,
+        );
         return handle;
       },
       send: (to, msg) => {
