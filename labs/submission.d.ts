@@ -3,5 +3,21 @@
 // a virtual module in the browser). One module for all labs: each suite uses its lab's names.
 declare module '@lab/submission' {
 
+  type ScorePlugin = import('../runtime/scheduler/index.ts').ScorePlugin;
+  type ResourceSpec = import('../runtime/scheduler/index.ts').ResourceSpec;
+  type NodeScore = import('../runtime/scheduler/index.ts').NodeScore;
+  type Status = import('../runtime/scheduler/index.ts').Status;
+
+  // replicaset-reconcile
   export const reconcileReplicaSet: import('../runtime/controllers/index.ts').ReplicaSetReconciler;
+
+  // scheduler-scoring
+  export function newLeastAllocated(resources?: ResourceSpec[]): ScorePlugin;
+  export function newBalancedAllocation(resources?: ResourceSpec[]): ScorePlugin;
+  export function defaultNormalizeScore(maxPriority: number, reverse: boolean, scores: readonly NodeScore[]): NodeScore[];
+  export function sumWeightedScores(
+    nodeNames: readonly string[],
+    plugins: readonly import('../runtime/scheduler/index.ts').WeightedPluginScores[],
+  ): [NodeScore[], Status];
+  export function selectHost(totals: readonly NodeScore[], intn: import('../runtime/scheduler/index.ts').Intn): [string, Status];
 }
