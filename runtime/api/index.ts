@@ -22,3 +22,35 @@ export {
   ERR_SUFFIX,
 } from './resource/quantity.ts';
 export type { QuantityFormat, QuantityParseResult } from './resource/quantity.ts';
+export { Path } from './field/path.ts';
+export {
+  aggregateMessage,
+  duplicate,
+  errorBody,
+  errorString,
+  forbidden,
+  internalError,
+  invalid,
+  notFound,
+  notSupported,
+  required,
+  tooLong,
+  tooMany,
+} from './field/errors.ts';
+export type { ErrorList, ErrorType, FieldError } from './field/errors.ts';
+export {
+  Requirement,
+  Selector,
+  compareStrings,
+  formatLabels,
+  formatLabelSelector,
+  labelSelectorAsSelector,
+  newRequirement,
+  parseSelector,
+  selectorFromSet,
+} from './labels/selector.ts';
+export type { Labels, Operator, SelectorResult } from './labels/selector.ts';
+export { FieldSelector, escapeValue, fieldSelectorFromSet, parseFieldSelector, unescapeValue } from './fields/selector.ts';
+export type { FieldRequirement, Fields, FieldSelectorResult } from './fields/selector.ts';
+export { checkSelectableFields, selectableFieldNames, selectableFields } from './fields/selectable.ts';
+export * from './validation/names.ts';
