@@ -54,3 +54,4 @@ export { FieldSelector, escapeValue, fieldSelectorFromSet, parseFieldSelector, u
 export type { FieldRequirement, Fields, FieldSelectorResult } from './fields/selector.ts';
 export { checkSelectableFields, selectableFieldNames, selectableFields } from './fields/selectable.ts';
 export * from './validation/names.ts';
+export * from './status.ts';
