@@ -55,3 +55,5 @@ export type { FieldRequirement, Fields, FieldSelectorResult } from './fields/sel
 export { checkSelectableFields, selectableFieldNames, selectableFields } from './fields/selectable.ts';
 export * from './validation/names.ts';
 export * from './status.ts';
+export { defaultObject, deepCopy } from './defaults/defaults.ts';
+export { defaultPodSpec, defaultPullPolicy } from './defaults/pod.ts';
