@@ -47,3 +47,10 @@ export {
   type SimClusterOptions,
   type StateMachine,
 } from './sim-cluster.ts';
+export { SafetyChecker } from './safety-checker.ts';
+export {
+  REPLAY_HINT,
+  runRaftSchedule,
+  type RaftScheduleOptions,
+  type RaftScheduleResult,
+} from './schedule.ts';

@@ -199,6 +199,8 @@ export class SimCluster {
     const node = new RawNode({
       id,
       storage,
+      // The log may keep entries behind the snapshot (catch-up entries): don't re-apply them.
+      applied: snap.metadata.index,
       rng: ctx.rng,
       electionTick: o.electionTick ?? 10,
       heartbeatTick: o.heartbeatTick ?? 1,
