@@ -17,6 +17,8 @@ export type EtcdErrorCode =
 export interface EtcdError {
   readonly code: EtcdErrorCode;
   readonly message: string;
+  /** For client-side failures: the operation that failed, e.g. "put /registry/pods/default/web". */
+  readonly operation?: string;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: EtcdError };

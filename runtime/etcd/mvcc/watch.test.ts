@@ -53,6 +53,15 @@ describe('WatchHub (watchable_store.go)', () => {
     expect(ok.responses[1]?.events.map((e) => e.kv.modRevision)).toEqual([4, 5, 6]);
   });
 
+  it('skips writes below a start revision that is still in the future (resume on a lagging member)', () => {
+    const s = new MvccStore();
+    const hub = new WatchHub(s);
+    const { responses, sink } = collect();
+    hub.watch({ key: 'k', startRevision: 4 }, sink);
+    for (let i = 0; i < 4; i++) s.put({ key: 'k', value: String(i) }); // revisions 2..5
+    expect(responses.flatMap((r) => r.events).map((e) => e.kv.modRevision)).toEqual([4, 5]);
+  });
+
   it('filters puts or deletes on request', () => {
     const s = new MvccStore();
     const hub = new WatchHub(s);

@@ -37,6 +37,8 @@ export type WatchSink = (response: WatchResponse) => void;
 interface Watcher {
   id: number;
   req: WatchRequest;
+  /** Writes below this revision are not delivered (a watcher resumed on a member that lags). */
+  minRevision: number;
   sink: WatchSink;
 }
 
@@ -67,7 +69,7 @@ export class WatchHub {
       const events = shape(history.value, req);
       if (events.length > 0) sink({ watchId: id, revision: current, events });
     }
-    this.watchers.set(id, { id, req, sink });
+    this.watchers.set(id, { id, req, sink, minRevision: start });
     return id;
   }
 
@@ -98,6 +100,7 @@ export class WatchHub {
 
   private onWrite(events: readonly WatchEvent[], revision: number): void {
     for (const w of this.watchers.values()) {
+      if (revision < w.minRevision) continue;
       const mine = shape(events.filter((ev) => inRange(ev.kv.key, w.req.key, w.req.rangeEnd)), w.req);
       if (mine.length > 0) w.sink({ watchId: w.id, revision, events: mine });
     }

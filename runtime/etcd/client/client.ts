@@ -1,0 +1,251 @@
+// An etcd client on the simulated network. mirrors client/v3: requests go to one endpoint at a
+// time; a request that fails before it could have taken effect ("no leader", endpoint down) is
+// retried on the next endpoint; reads are also retried when an endpoint goes quiet; every call
+// ends within its deadline, failing with "context deadline exceeded" if no answer came, in which
+// case a write may or may not have happened (the caller must treat it as unknown).
+// Watches survive member failures: the client re-opens them elsewhere from the last delivered
+// revision + 1 (clientv3 watcher resume).
+import type { Kernel } from '../../kernel/index.ts';
+import type { EtcdError, Result } from '../errors.ts';
+import { ErrDeadlineExceeded, ErrNoLeader, ErrStopped, fail } from '../errors.ts';
+import type { WatchRequest } from '../mvcc/watch.ts';
+import type { ClientRequest, RequestMessage, WatchMessage } from '../server/protocol.ts';
+import { isEtcdMessage, WRITE_OPS } from '../server/protocol.ts';
+import type { CallOptions, Callback, ClientClock, EtcdClient, WatchHandle, WatchListener } from './types.ts';
+
+export interface ClientOptions {
+  /** Network endpoint name of this client (must be unique). */
+  name: string;
+  /** Client URL -> member network endpoint, in preference order. */
+  endpoints: { url: string; member: string }[];
+  /** Default per-call deadline (etcdctl --command-timeout default 5 s). */
+  timeoutMs?: number;
+  /** Reads give up on a silent endpoint after this long and try the next one. */
+  attemptTimeoutMs?: number;
+  /** False once the owning process crashed: no more sends, timers or callbacks. */
+  isLive?: () => boolean;
+}
+
+const RETRY_BACKOFF_MS = 50;
+const WATCH_PING_MS = 500;
+const WATCH_SILENCE_MS = 1500;
+/** Errors that prove the request was not proposed: safe to retry anywhere. */
+const NOT_ATTEMPTED = new Set([ErrNoLeader.message, ErrStopped.message]);
+
+interface Pending {
+  onMessage: (result: Result<Record<string, unknown>>) => void;
+}
+
+export class SimEtcdClient implements EtcdClient {
+  readonly endpoints: readonly string[];
+  readonly clock: ClientClock;
+  private readonly members: Map<string, string>;
+  private readonly pending = new Map<string, Pending>();
+  private readonly watchStreams = new Map<string, (m: WatchMessage) => void>();
+  private seq = 0;
+  private preferred = 0;
+
+  constructor(private readonly kernel: Kernel, private readonly opts: ClientOptions) {
+    this.endpoints = opts.endpoints.map((e) => e.url);
+    this.members = new Map(opts.endpoints.map((e) => [e.url, e.member]));
+    const live = opts.isLive ?? (() => true);
+    this.clock = {
+      now: () => kernel.now(),
+      setTimer: (delayMs, fn) => kernel.setTimer(delayMs, () => {
+        if (live()) fn();
+      }),
+    };
+    kernel.setHandler(opts.name, (msg) => this.onMessage(msg));
+  }
+
+  /** Stops listening (the owner went away). */
+  close(): void {
+    this.kernel.setHandler(this.opts.name, null);
+  }
+
+  // ---- the generic call -----------------------------------------------------------------------
+
+  private call<T>(request: ClientRequest, cb: Callback<T>, opts: CallOptions | undefined, operation: string): void {
+    const reqId = `${this.opts.name}#${this.seq++}`;
+    const timeoutMs = opts?.timeoutMs ?? this.opts.timeoutMs ?? 5000;
+    const candidates = opts?.endpoint ? [opts.endpoint] : [...(opts?.endpoints ?? this.endpoints)];
+    const isWrite = WRITE_OPS.has(request.op);
+    let finished = false;
+    let attempt = 0;
+    let attemptTimer: { cancel(): void } | undefined;
+    const finish = (r: Result<Record<string, unknown>>): void => {
+      if (finished) return;
+      finished = true;
+      attemptTimer?.cancel();
+      deadline.cancel();
+      this.pending.delete(reqId);
+      cb(r as Parameters<Callback<T>>[0]);
+    };
+    const deadline = this.clock.setTimer(timeoutMs, () =>
+      finish(fail({ ...ErrDeadlineExceeded, operation } satisfies EtcdError)),
+    );
+    const tryNext = (delayMs: number): void => {
+      attempt++;
+      attemptTimer?.cancel();
+      attemptTimer = this.clock.setTimer(delayMs, send);
+    };
+    const send = (): void => {
+      if (finished) return;
+      const url = candidates[(this.startIndex(candidates) + attempt) % candidates.length]!;
+      const member = this.members.get(url);
+      // A dead process refuses the connection at once (the request was never sent).
+      if (member === undefined || !this.kernel.net.isUp(member)) return tryNext(RETRY_BACKOFF_MS);
+      this.pending.set(reqId, {
+        onMessage: (r) => {
+          if (!r.ok && NOT_ATTEMPTED.has(r.error.message) && candidates.length > 0) return tryNext(RETRY_BACKOFF_MS);
+          this.preferred = this.endpoints.indexOf(url);
+          finish(r);
+        },
+      });
+      const msg: RequestMessage = { kind: 'etcd.request', reqId, replyTo: this.opts.name, request };
+      this.kernel.send(this.opts.name, member, msg);
+      // A silent endpoint: reads move on; writes wait (they may have been proposed).
+      if (!isWrite) {
+        attemptTimer?.cancel();
+        attemptTimer = this.clock.setTimer(this.opts.attemptTimeoutMs ?? 1000, () => tryNext(0));
+      }
+    };
+    send();
+  }
+
+  private startIndex(candidates: string[]): number {
+    const url = this.endpoints[this.preferred];
+    const i = url === undefined ? -1 : candidates.indexOf(url);
+    return i < 0 ? 0 : i;
+  }
+
+  private onMessage(msg: unknown): void {
+    if (!isEtcdMessage(msg)) return;
+    if (msg.kind === 'etcd.response') this.pending.get(msg.reqId)?.onMessage(msg.result);
+    else if (msg.kind === 'etcd.watch') this.watchStreams.get(msg.watchKey)?.(msg);
+  }
+
+  // ---- KV, lease, cluster, maintenance ----------------------------------------------------------
+
+  range: EtcdClient['range'] = (req, cb, opts) => this.call({ op: 'range', req }, cb, opts, `range ${req.key}`);
+  put: EtcdClient['put'] = (req, cb, opts) => this.call({ op: 'put', req }, cb, opts, `put ${req.key}`);
+  deleteRange: EtcdClient['deleteRange'] = (req, cb, opts) => this.call({ op: 'deleteRange', req }, cb, opts, `delete ${req.key}`);
+  txn: EtcdClient['txn'] = (req, cb, opts) => this.call({ op: 'txn', req }, cb, opts, 'txn');
+  compact: EtcdClient['compact'] = (revision, cb, opts) => this.call({ op: 'compact', revision }, cb, opts, `compact ${revision}`);
+  leaseGrant: EtcdClient['leaseGrant'] = (ttl, cb, opts) => this.call({ op: 'leaseGrant', ttl, id: opts?.id ?? 0 }, cb, opts, 'lease grant');
+  leaseRevoke: EtcdClient['leaseRevoke'] = (id, cb, opts) => this.call({ op: 'leaseRevoke', id }, cb, opts, 'lease revoke');
+  leaseKeepAliveOnce: EtcdClient['leaseKeepAliveOnce'] = (id, cb, opts) => this.call({ op: 'leaseKeepAlive', id }, cb, opts, 'lease keep-alive');
+  leaseTimeToLive: EtcdClient['leaseTimeToLive'] = (id, cb, opts) => this.call({ op: 'leaseTimeToLive', id }, cb, opts, 'lease timetolive');
+  memberList: EtcdClient['memberList'] = (cb, opts) => this.call({ op: 'memberList' }, cb, opts, 'member list');
+  status: EtcdClient['status'] = (endpoint, cb, opts) => this.call({ op: 'status' }, cb, { ...opts, endpoint }, `status ${endpoint}`);
+  hashKV: EtcdClient['hashKV'] = (endpoint, revision, cb, opts) => this.call({ op: 'hashKV', revision }, cb, { ...opts, endpoint }, `hashkv ${endpoint}`);
+  snapshot: EtcdClient['snapshot'] = (cb, opts) => this.call({ op: 'snapshot' }, cb, opts, 'snapshot');
+
+  // ---- watch --------------------------------------------------------------------------------------
+
+  watch(req: WatchRequest, listener: WatchListener): WatchHandle {
+    return new ClientWatch(this, req, listener);
+  }
+
+  /** For ClientWatch: (un)subscribe a stream key, and send to a member. */
+  streams(): Map<string, (m: WatchMessage) => void> {
+    return this.watchStreams;
+  }
+  sendRaw(member: string, request: ClientRequest): void {
+    const msg: RequestMessage = { kind: 'etcd.request', reqId: `${this.opts.name}#${this.seq++}`, replyTo: this.opts.name, request };
+    this.kernel.send(this.opts.name, member, msg);
+  }
+  nextId(): number {
+    return this.seq++;
+  }
+  liveMembers(): string[] {
+    return this.opts.endpoints.map((e) => e.member).filter((m) => this.kernel.net.isUp(m));
+  }
+  get name(): string {
+    return this.opts.name;
+  }
+}
+
+/** One logical watch that hops between members: resumes from lastRevision + 1 on each new stream. */
+class ClientWatch implements WatchHandle {
+  private readonly id: number;
+  private streamKey = '';
+  private member = '';
+  private lastRevision: number;
+  private lastHeardMs = 0;
+  private hop = 0;
+  private closed = false;
+  private createdSent = false;
+  private readonly pinger: { cancel(): void };
+
+  constructor(private readonly client: SimEtcdClient, private readonly req: WatchRequest, private readonly listener: WatchListener) {
+    this.id = client.nextId();
+    this.lastRevision = req.startRevision && req.startRevision > 0 ? req.startRevision - 1 : 0;
+    this.open();
+    this.pinger = this.everyPing();
+  }
+
+  cancel(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pinger.cancel();
+    this.client.streams().delete(this.streamKey);
+    if (this.member) this.client.sendRaw(this.member, { op: 'watchCancel', watchKey: this.streamKey });
+  }
+
+  private everyPing(): { cancel(): void } {
+    let handle = { cancel: () => {} };
+    let stopped = false;
+    const loop = (): void => {
+      if (stopped || this.closed) return;
+      const silentMs = this.client.clock.now() - this.lastHeardMs;
+      if (silentMs >= WATCH_SILENCE_MS) this.reopen();
+      else if (this.member) this.client.sendRaw(this.member, { op: 'watchPing', watchKey: this.streamKey });
+      handle = this.client.clock.setTimer(WATCH_PING_MS, loop);
+    };
+    handle = this.client.clock.setTimer(WATCH_PING_MS, loop);
+    return { cancel: () => { stopped = true; handle.cancel(); } };
+  }
+
+  private open(): void {
+    const live = this.client.liveMembers();
+    this.lastHeardMs = this.client.clock.now();
+    this.client.streams().delete(this.streamKey);
+    if (live.length === 0) {
+      this.member = '';
+      return;
+    }
+    this.member = live[this.hop % live.length]!;
+    this.streamKey = `${this.client.name}/w${this.id}.${this.hop}`;
+    this.client.streams().set(this.streamKey, (m) => this.onMessage(m));
+    const startRevision = this.lastRevision > 0 ? this.lastRevision + 1 : (this.req.startRevision ?? 0);
+    this.client.sendRaw(this.member, { op: 'watchCreate', watchKey: this.streamKey, req: { ...this.req, startRevision } });
+  }
+
+  private reopen(): void {
+    this.hop++;
+    this.open();
+  }
+
+  private onMessage(m: WatchMessage): void {
+    if (this.closed || m.watchKey !== this.streamKey) return;
+    this.lastHeardMs = this.client.clock.now();
+    const resp = m.response;
+    if (resp === 'alive') return;
+    if (resp === 'gone') return this.reopen();
+    if (resp.created) {
+      // The first stream fixes "now" for a watch that started from the next write.
+      if (this.lastRevision === 0) this.lastRevision = resp.header.revision;
+      if (this.createdSent) return;
+      this.createdSent = true;
+    }
+    if (resp.canceled) {
+      this.closed = true;
+      this.pinger.cancel();
+      this.client.streams().delete(this.streamKey);
+    }
+    const last = resp.events[resp.events.length - 1];
+    if (last) this.lastRevision = Math.max(this.lastRevision, last.kv.modRevision);
+    this.listener({ ...resp, watchId: this.id });
+  }
+}

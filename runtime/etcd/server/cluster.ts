@@ -1,0 +1,135 @@
+// createEtcdCluster: N etcd members as kernel processes, plus clients that talk to them.
+// Member IDs are derived from the member name and cluster token (etcd derives them from the peer
+// URLs and token), so the same options always give the same IDs.
+import { fnv1a32, type Kernel } from '../../kernel/index.ts';
+import { SimEtcdClient } from '../client/client.ts';
+import type { EtcdClient } from '../client/types.ts';
+import type { MvccStore } from '../mvcc/store.ts';
+import { DEFAULT_MAX_REQUEST_BYTES } from '../mvcc/types.ts';
+import { startMember, type MemberConfig, type MemberHandle, type MemberSpec } from './member.ts';
+
+export interface EtcdClusterOptions {
+  members?: 1 | 3 | 5;
+  /** Member names (also their process and network endpoint names). Default etcd-0, etcd-1, ... */
+  names?: string[];
+  /** Client URL of each member; default https://<name>:2379. */
+  clientURL?: (name: string) => string;
+  clusterToken?: string;
+  /** The version members report (etcd --version). */
+  version?: string;
+  /** Raft tick (etcd --heartbeat-interval, default 100 ms). */
+  tickMs?: number;
+  /** Election timeout in ticks (etcd --election-timeout 1000 ms = 10 ticks). */
+  electionTicks?: number;
+  /** Applied entries between Raft snapshots (etcd --snapshot-count; default here 1000). */
+  snapshotEvery?: number;
+  snapshotCatchUpEntries?: number;
+  maxRequestBytes?: number;
+  requestTimeoutMs?: number;
+  /** Boot a NEW cluster from a snapshot file (the `etcdctl snapshot restore` data). */
+  restoreFrom?: string;
+}
+
+export interface EtcdCluster {
+  readonly clusterId: string;
+  readonly members: readonly MemberSpec[];
+  /** Client URLs of all members, in member order. */
+  readonly endpoints: readonly string[];
+  /** A new client with its own network endpoint (name must be unique). */
+  client(options?: { name?: string; endpoints?: string[]; timeoutMs?: number; isLive?: () => boolean }): EtcdClient;
+  /** Name of the live member that leads in the highest term, if any. */
+  leader(): string | undefined;
+  isUp(name: string): boolean;
+  crash(name: string): void;
+  restart(name: string): void;
+  /** Read-only look at a live member's store (tests, invariant checks, the UI). */
+  store(name: string): MvccStore | undefined;
+  /** Raft status of a live member. */
+  raftStatus(name: string): { term: number; lead: string; state: string; commit: number; applied: number } | undefined;
+}
+
+export const DEFAULT_ETCD_VERSION = '3.5.21';
+
+function hex32(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
+}
+
+export function memberIdFor(name: string, token: string): string {
+  return hex32(fnv1a32(`${token}/${name}/hi`)) + hex32(fnv1a32(`${name}/${token}/lo`));
+}
+
+export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = {}): EtcdCluster {
+  const count = options.members ?? 3;
+  const names = options.names ?? Array.from({ length: count }, (_, i) => `etcd-${i}`);
+  if (names.length !== count && options.names && options.members) {
+    throw new Error(`etcd cluster: ${options.members} members requested but ${names.length} names given`);
+  }
+  const token = options.clusterToken ?? 'etcd-cluster';
+  const clientURL = options.clientURL ?? ((n: string) => `https://${n}:2379`);
+  const specs: MemberSpec[] = names.map((name) => ({
+    name,
+    id: memberIdFor(name, token),
+    peerURL: `https://${name}:2380`,
+    clientURL: clientURL(name),
+  }));
+  const clusterId = hex32(fnv1a32(specs.map((s) => s.id).join(','))) + hex32(fnv1a32(token));
+  const cfg: MemberConfig = {
+    clusterId,
+    members: specs,
+    version: options.version ?? DEFAULT_ETCD_VERSION,
+    tickMs: options.tickMs ?? 100,
+    electionTicks: options.electionTicks ?? 10,
+    snapshotEvery: options.snapshotEvery ?? 1000,
+    snapshotCatchUpEntries: options.snapshotCatchUpEntries ?? 100,
+    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    requestTimeoutMs: options.requestTimeoutMs ?? 7000,
+    ...(options.restoreFrom !== undefined ? { restoreFrom: options.restoreFrom } : {}),
+  };
+  const handles = new Map<string, MemberHandle>();
+  for (const spec of specs) {
+    kernel.spawn(spec.name, (ctx) => startMember(ctx, spec, cfg, (h) => {
+      if (h) handles.set(spec.name, h);
+    }));
+  }
+  const live = (name: string): MemberHandle | undefined => (kernel.process(name)?.up ? handles.get(name) : undefined);
+  let clients = 0;
+  return {
+    clusterId,
+    members: specs,
+    endpoints: specs.map((s) => s.clientURL),
+    client(o = {}) {
+      const urls = o.endpoints ?? specs.map((s) => s.clientURL);
+      const endpoints = urls.map((url) => {
+        const spec = specs.find((s) => s.clientURL === url);
+        if (!spec) throw new Error(`etcd client: ${url} is not a member's client URL`);
+        return { url, member: spec.name };
+      });
+      return new SimEtcdClient(kernel, {
+        name: o.name ?? `etcd-client-${clients++}`,
+        endpoints,
+        ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+        ...(o.isLive ? { isLive: o.isLive } : {}),
+      });
+    },
+    leader() {
+      let best: string | undefined;
+      let bestTerm = -1;
+      for (const s of specs) {
+        const r = live(s.name)?.node.raft;
+        if (r && r.state === 'StateLeader' && r.term > bestTerm) {
+          best = s.name;
+          bestTerm = r.term;
+        }
+      }
+      return best;
+    },
+    isUp: (name) => live(name) !== undefined,
+    crash: (name) => kernel.crash(name),
+    restart: (name) => kernel.restart(name),
+    store: (name) => live(name)?.store(),
+    raftStatus(name) {
+      const r = live(name)?.node.raft;
+      return r && { term: r.term, lead: r.lead, state: r.state, commit: r.raftLog.committed, applied: r.raftLog.applied };
+    },
+  };
+}

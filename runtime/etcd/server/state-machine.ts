@@ -1,0 +1,80 @@
+// The replicated application of one member: the MVCC store plus a window of recently applied
+// request IDs. Every member applies the same committed entries in the same order, so every
+// member computes the same result for each request; the member the client asked answers it.
+//
+// The ID window exists because our simulated network may duplicate a forwarded proposal
+// (real etcd rides on TCP, which never does); applying a duplicate would replay an old write.
+import type { Result } from '../errors.ts';
+import { fail, ok } from '../errors.ts';
+import { MvccStore, type StoreSnapshot } from '../mvcc/store.ts';
+import type { Proposal, WriteCommand } from './protocol.ts';
+
+const RECENT_IDS_MAX = 4096;
+
+export interface AppliedRequest {
+  id: string;
+  result: Result<Record<string, unknown>>;
+  /** False when this ID was applied before (a duplicate entry that changed nothing). */
+  fresh: boolean;
+}
+
+interface SmSnapshot {
+  store: StoreSnapshot;
+  recent: [string, Result<Record<string, unknown>>][];
+}
+
+export class EtcdStateMachine {
+  store: MvccStore;
+  private recent = new Map<string, Result<Record<string, unknown>>>();
+
+  constructor(private readonly minLeaseTtlSeconds: number, store?: MvccStore) {
+    this.store = store ?? new MvccStore();
+  }
+
+  /** Applies one committed entry's data at Raft index `index`. Empty entries (leader no-ops) return undefined. */
+  apply(data: string, index: number): AppliedRequest | undefined {
+    this.store.consistentIndex = index;
+    if (data === '') return undefined;
+    const proposal = JSON.parse(data) as Proposal;
+    const seen = this.recent.get(proposal.id);
+    if (seen) return { id: proposal.id, result: seen, fresh: false };
+    const result = this.execute(proposal.cmd);
+    this.recent.set(proposal.id, result);
+    if (this.recent.size > RECENT_IDS_MAX) this.recent.delete(this.recent.keys().next().value!);
+    return { id: proposal.id, result, fresh: true };
+  }
+
+  private execute(cmd: WriteCommand): Result<Record<string, unknown>> {
+    const s = this.store;
+    switch (cmd.op) {
+      case 'put':
+        return asRecord(s.put(cmd.req));
+      case 'deleteRange':
+        return asRecord(s.deleteRange(cmd.req));
+      case 'txn':
+        return asRecord(s.txn(cmd.req));
+      case 'compact':
+        return asRecord(s.compact(cmd.revision));
+      case 'leaseGrant':
+        // mirrors lease/lessor.go Grant: TTLs below the minimum are raised to it.
+        return asRecord(s.leaseGrant(cmd.id, Math.max(cmd.ttl, this.minLeaseTtlSeconds)));
+      case 'leaseRevoke':
+        return asRecord(s.leaseRevoke(cmd.id));
+    }
+  }
+
+  snapshot(): string {
+    const snap: SmSnapshot = { store: this.store.toSnapshot(), recent: [...this.recent] };
+    return JSON.stringify(snap);
+  }
+
+  restore(data: string): void {
+    const snap = JSON.parse(data) as SmSnapshot;
+    this.store = MvccStore.fromSnapshot(snap.store);
+    this.recent = new Map(snap.recent);
+  }
+}
+
+function asRecord<T extends object>(r: Result<T>): Result<Record<string, unknown>> {
+  return r.ok ? ok({ ...r.value } as Record<string, unknown>) : fail(r.error);
+}
