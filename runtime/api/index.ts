@@ -57,3 +57,7 @@ export * from './validation/names.ts';
 export * from './status.ts';
 export { defaultObject, deepCopy } from './defaults/defaults.ts';
 export { defaultPodSpec, defaultPullPolicy } from './defaults/pod.ts';
+export { typeInvalid } from './field/errors.ts';
+export { validateObject } from './validation/validate.ts';
+export { validateObjectMeta, validateLabels, validateAnnotations, validateLabelSelector } from './validation/common.ts';
+export { validatePodSpec, validateResources } from './validation/pod.ts';

@@ -59,8 +59,12 @@ export function goValue(value: unknown): string {
   if (typeof value === 'object' && typeof (value as { toString?: unknown }).toString === 'function' && !isPlainObject(value)) {
     return String(value);
   }
-  const entries = Object.entries(value as object).map(([k, v]) => `${JSON.stringify(k)}:${goValue(v)}`);
-  return `map[string]interface {}{${entries.join(', ')}}`;
+  // Go prints maps with sorted keys; a map of strings is a map[string]string (labels, selectors)
+  const keys = Object.keys(value as object).sort();
+  const obj = value as Record<string, unknown>;
+  const entries = keys.map((k) => `${JSON.stringify(k)}:${goValue(obj[k])}`);
+  const allStrings = keys.every((k) => typeof obj[k] === 'string');
+  return `map[string]${allStrings ? 'string' : 'interface {}'}{${entries.join(', ')}}`;
 }
 
 function isPlainObject(v: object): boolean {
@@ -96,6 +100,9 @@ export const invalid = (path: Path | undefined, value: unknown, detail: string):
 export const duplicate = (path: Path | undefined, value: unknown): FieldError => make('FieldValueDuplicate', path, value, '');
 export const notFound = (path: Path | undefined, value: unknown): FieldError => make('FieldValueNotFound', path, value, '');
 export const forbidden = (path: Path | undefined, detail: string): FieldError => make('FieldValueForbidden', path, '', detail);
+/** A value of the wrong JSON type (upstream fails decoding; we report it on the field). */
+export const typeInvalid = (path: Path | undefined, value: unknown, detail: string): FieldError =>
+  make('FieldValueTypeInvalid', path, value, detail);
 export const internalError = (path: Path | undefined, message: string): FieldError =>
   make('InternalError', path, undefined, message);
 
