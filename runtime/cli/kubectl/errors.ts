@@ -1,0 +1,79 @@
+// How kubectl prints failures and successes.
+// mirrors staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (checkErr, StandardErrorMessage,
+// MultilineError, statusCausesToAggrError) and the operation lines of
+// staging/src/k8s.io/cli-runtime/pkg/printers/name.go ("deployment.apps/web created").
+import type { Status } from '../../api/index.ts';
+
+/** The text kubectl prints on stderr for an API Status error (with the final newline). */
+export function formatStatusError(status: Status): string {
+  if (status.reason === 'Invalid' && status.details) return invalidMessage(status);
+  if (status.reason === 'Unauthorized')
+    return `error: You must be logged in to the server (${status.message ?? ''})\n`;
+  if (status.reason) return `Error from server (${status.reason}): ${status.message ?? ''}\n`;
+  return `Error from server: ${status.message ?? ''}\n`;
+}
+
+/** kubectl's special form for 422: `The Pod "x" is invalid: spec.containers[0].image: Required value`. */
+function invalidMessage(status: Status): string {
+  const details = status.details!;
+  const prefix =
+    details.kind || details.name
+      ? `The ${details.kind ?? ''} "${details.name ?? ''}" is invalid`
+      : 'The request is invalid';
+  const causes = (details.causes ?? []).map((c) =>
+    c.field ? `${c.field}: ${c.message ?? ''}` : (c.message ?? ''),
+  );
+  if (causes.length === 0) return `error: ${prefix}\n`;
+  if (causes.length === 1) return `${prefix}: ${causes[0]}\n`;
+  return `${prefix}: \n${causes.map((c) => `* ${c}\n`).join('')}`;
+}
+
+/** "error: " prefix for client-side errors, newline-terminated. */
+export function clientError(message: string): string {
+  const text = message.startsWith('error: ') ? message : `error: ${message}`;
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+export type Operation =
+  | 'created'
+  | 'configured'
+  | 'unchanged'
+  | 'deleted'
+  | 'scaled'
+  | 'cordoned'
+  | 'uncordoned'
+  | 'already cordoned'
+  | 'already uncordoned'
+  | 'drained'
+  | 'tainted'
+  | 'untainted'
+  | 'labeled'
+  | 'unlabeled'
+  | 'not labeled'
+  | 'restarted'
+  | 'rolled back'
+  | 'image updated'
+  | 'evicted'
+  | 'modified';
+
+/** "deployment.apps/web created", with " (dry run)" for --dry-run=client. */
+export function operationLine(
+  typePrefix: string,
+  name: string,
+  op: Operation,
+  dryRun = false,
+): string {
+  return `${typePrefix}/${name} ${op}${dryRun ? ' (dry run)' : ''}\n`;
+}
+
+/** delete prints the resource (plural-less kind) and quoted name: `pod "x" deleted`. */
+export function deletedLine(typePrefix: string, name: string, dryRun = false): string {
+  return `${typePrefix} "${name}" deleted${dryRun ? ' (dry run)' : ''}\n`;
+}
+
+/** "No resources found in default namespace." (or "No resources found" with -A), on stderr. */
+export function noResourcesFound(namespace: string | undefined): string {
+  return namespace === undefined
+    ? 'No resources found\n'
+    : `No resources found in ${namespace} namespace.\n`;
+}
