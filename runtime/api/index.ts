@@ -50,14 +50,29 @@ export {
   selectorFromSet,
 } from './labels/selector.ts';
 export type { Labels, Operator, SelectorResult } from './labels/selector.ts';
-export { FieldSelector, escapeValue, fieldSelectorFromSet, parseFieldSelector, unescapeValue } from './fields/selector.ts';
+export {
+  FieldSelector,
+  escapeValue,
+  fieldSelectorFromSet,
+  parseFieldSelector,
+  unescapeValue,
+} from './fields/selector.ts';
 export type { FieldRequirement, Fields, FieldSelectorResult } from './fields/selector.ts';
-export { checkSelectableFields, selectableFieldNames, selectableFields } from './fields/selectable.ts';
+export {
+  checkSelectableFields,
+  selectableFieldNames,
+  selectableFields,
+} from './fields/selectable.ts';
 export * from './validation/names.ts';
 export * from './status.ts';
 export { defaultObject, deepCopy } from './defaults/defaults.ts';
 export { defaultPodSpec, defaultPullPolicy } from './defaults/pod.ts';
 export { typeInvalid } from './field/errors.ts';
 export { validateObject } from './validation/validate.ts';
-export { validateObjectMeta, validateLabels, validateAnnotations, validateLabelSelector } from './validation/common.ts';
+export {
+  validateObjectMeta,
+  validateLabels,
+  validateAnnotations,
+  validateLabelSelector,
+} from './validation/common.ts';
 export { validatePodSpec, validateResources } from './validation/pod.ts';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { apiVersionOf, lookupResource, resourceFor, resourceForKind, resourcesInCategory } from './registry.ts';
+import {
+  apiVersionOf,
+  lookupResource,
+  resourceFor,
+  resourceForKind,
+  resourcesInCategory,
+} from './registry.ts';
 
 describe('kind registry', () => {
   const lookups: [string, string, string][] = [
@@ -40,6 +46,12 @@ describe('kind registry', () => {
     expect(resourceFor('', 'nodes')?.namespaced).toBe(false);
   });
   it('lists category all as kubectl get all does', () => {
-    expect(resourcesInCategory('all').map((r) => r.resource)).toEqual(['pods', 'services', 'deployments', 'replicasets', 'daemonsets']);
+    expect(resourcesInCategory('all').map((r) => r.resource)).toEqual([
+      'pods',
+      'services',
+      'deployments',
+      'replicasets',
+      'daemonsets',
+    ]);
   });
 });

@@ -20,7 +20,16 @@ export interface ResourceInfo {
   readonly subresources: readonly string[];
 }
 
-const STANDARD_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+const STANDARD_VERBS = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+] as const;
 
 function info(
   kind: string,
@@ -49,24 +58,53 @@ function info(
  * resource name ("events"): like kubectl's RESTMapper, the core group wins an unqualified lookup.
  */
 export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
-  info('Namespace', 'namespaces', '', 'v1', false, { shortNames: ['ns'], subresources: ['finalize', 'status'] }),
+  info('Namespace', 'namespaces', '', 'v1', false, {
+    shortNames: ['ns'],
+    subresources: ['finalize', 'status'],
+  }),
   info('Node', 'nodes', '', 'v1', false, { shortNames: ['no'], subresources: ['proxy', 'status'] }),
   info('Pod', 'pods', '', 'v1', true, {
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['attach', 'binding', 'eviction', 'exec', 'log', 'portforward', 'proxy', 'status', 'ephemeralcontainers', 'resize'],
+    subresources: [
+      'attach',
+      'binding',
+      'eviction',
+      'exec',
+      'log',
+      'portforward',
+      'proxy',
+      'status',
+      'ephemeralcontainers',
+      'resize',
+    ],
   }),
-  info('Service', 'services', '', 'v1', true, { shortNames: ['svc'], categories: ['all'], subresources: ['proxy', 'status'] }),
+  info('Service', 'services', '', 'v1', true, {
+    shortNames: ['svc'],
+    categories: ['all'],
+    subresources: ['proxy', 'status'],
+  }),
   info('ConfigMap', 'configmaps', '', 'v1', true, { shortNames: ['cm'] }),
-  info('ServiceAccount', 'serviceaccounts', '', 'v1', true, { shortNames: ['sa'], subresources: ['token'] }),
+  info('ServiceAccount', 'serviceaccounts', '', 'v1', true, {
+    shortNames: ['sa'],
+    subresources: ['token'],
+  }),
   info('Event', 'events', '', 'v1', true, { shortNames: ['ev'] }),
   info('Deployment', 'deployments', 'apps', 'v1', true, {
     shortNames: ['deploy'],
     categories: ['all'],
     subresources: ['scale', 'status'],
   }),
-  info('ReplicaSet', 'replicasets', 'apps', 'v1', true, { shortNames: ['rs'], categories: ['all'], subresources: ['scale', 'status'] }),
-  info('DaemonSet', 'daemonsets', 'apps', 'v1', true, { shortNames: ['ds'], categories: ['all'], subresources: ['status'] }),
+  info('ReplicaSet', 'replicasets', 'apps', 'v1', true, {
+    shortNames: ['rs'],
+    categories: ['all'],
+    subresources: ['scale', 'status'],
+  }),
+  info('DaemonSet', 'daemonsets', 'apps', 'v1', true, {
+    shortNames: ['ds'],
+    categories: ['all'],
+    subresources: ['status'],
+  }),
   info('ControllerRevision', 'controllerrevisions', 'apps', 'v1', true),
   info('EndpointSlice', 'endpointslices', 'discovery.k8s.io', 'v1', true),
   info('Event', 'events', 'events.k8s.io', 'v1', true, { shortNames: ['ev'] }),
@@ -85,13 +123,18 @@ export function apiVersionOf(r: Pick<ResourceInfo, 'group' | 'version'>): string
 /** Splits an apiVersion into group and version: "apps/v1" -> {group: "apps", version: "v1"}. */
 export function parseAPIVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /** The resource serving a kind. With apiVersion, the group must match; without it, the first (core) wins. */
 export function resourceForKind(kind: string, apiVersion?: string): ResourceInfo | undefined {
   const gv = apiVersion === undefined ? undefined : parseAPIVersion(apiVersion);
-  return RESOURCES.find((r) => r.kind === kind && (gv === undefined || (r.group === gv.group && r.version === gv.version)));
+  return RESOURCES.find(
+    (r) =>
+      r.kind === kind && (gv === undefined || (r.group === gv.group && r.version === gv.version)),
+  );
 }
 
 /** The resource for a group and plural resource name, as in URLs and RBAC rules. */
@@ -106,14 +149,19 @@ export function resourceFor(group: string, resource: string): ResourceInfo | und
 export function lookupResource(typed: string): ResourceInfo | undefined {
   const lower = typed.toLowerCase();
   const matches = (r: ResourceInfo, name: string): boolean =>
-    r.resource === name || r.singular === name || r.shortNames.includes(name) || r.kind.toLowerCase() === name;
+    r.resource === name ||
+    r.singular === name ||
+    r.shortNames.includes(name) ||
+    r.kind.toLowerCase() === name;
   const unqualified = RESOURCES.find((r) => matches(r, lower));
   if (unqualified) return unqualified;
   const dot = lower.indexOf('.');
   if (dot < 0) return undefined;
   const name = lower.slice(0, dot);
   const group = lower.slice(dot + 1);
-  return RESOURCES.find((r) => matches(r, name) && (r.group === group || `${r.version}.${r.group}` === group));
+  return RESOURCES.find(
+    (r) => matches(r, name) && (r.group === group || `${r.version}.${r.group}` === group),
+  );
 }
 
 /** Resources in a category, e.g. "all" for `kubectl get all`. */

@@ -37,7 +37,11 @@ describe('Status builders', () => {
       code: 404,
     });
     expect(newNotFound(deployments, 'web').message).toBe('deployments.apps "web" not found');
-    expect(newNotFound(deployments, 'web').details).toEqual({ name: 'web', group: 'apps', kind: 'deployments' });
+    expect(newNotFound(deployments, 'web').details).toEqual({
+      name: 'web',
+      group: 'apps',
+      kind: 'deployments',
+    });
     expect(isNotFound(newNotFound(pods, 'x'))).toBe(true);
   });
   it('AlreadyExists and Conflict', () => {
@@ -55,14 +59,24 @@ describe('Status builders', () => {
       invalid(Path.of('metadata', 'name'), 'Foo', 'bad name'),
     ];
     const s = newInvalid({ group: '', kind: 'Pod' }, 'Foo', errs);
-    expect(s.message).toBe('Pod "Foo" is invalid: [spec.containers[0].image: Required value, metadata.name: Invalid value: "Foo": bad name]');
+    expect(s.message).toBe(
+      'Pod "Foo" is invalid: [spec.containers[0].image: Required value, metadata.name: Invalid value: "Foo": bad name]',
+    );
     expect(s.code).toBe(422);
     expect(s.details).toEqual({
       name: 'Foo',
       kind: 'Pod',
       causes: [
-        { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' },
-        { reason: 'FieldValueInvalid', message: 'Invalid value: "Foo": bad name', field: 'metadata.name' },
+        {
+          reason: 'FieldValueRequired',
+          message: 'Required value',
+          field: 'spec.containers[0].image',
+        },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "Foo": bad name',
+          field: 'metadata.name',
+        },
       ],
     });
     expect(newInvalid({ group: 'apps', kind: 'Deployment' }, 'web', [errs[0]!]).message).toBe(
@@ -70,27 +84,62 @@ describe('Status builders', () => {
     );
   });
   it('Forbidden with the authorizer message', () => {
-    const msg = forbiddenMessage({ user: 'bob', verb: 'delete', resource: 'pods', group: '', namespace: 'kube-system' });
+    const msg = forbiddenMessage({
+      user: 'bob',
+      verb: 'delete',
+      resource: 'pods',
+      group: '',
+      namespace: 'kube-system',
+    });
     expect(newForbidden(pods, 'x', msg).message).toBe(
       'pods "x" is forbidden: User "bob" cannot delete resource "pods" in API group "" in the namespace "kube-system"',
     );
-    expect(newForbidden({ group: '', resource: 'nodes' }, '', forbiddenMessage({ user: 'bob', verb: 'list', resource: 'nodes', group: '' })).message).toBe(
+    expect(
+      newForbidden(
+        { group: '', resource: 'nodes' },
+        '',
+        forbiddenMessage({ user: 'bob', verb: 'list', resource: 'nodes', group: '' }),
+      ).message,
+    ).toBe(
       'nodes is forbidden: User "bob" cannot list resource "nodes" in API group "" at the cluster scope',
     );
-    expect(forbiddenMessage({ user: 'bob', verb: 'get', path: '/metrics' })).toBe('User "bob" cannot get path "/metrics"');
+    expect(forbiddenMessage({ user: 'bob', verb: 'get', path: '/metrics' })).toBe(
+      'User "bob" cannot get path "/metrics"',
+    );
     expect(newForbidden(pods, 'x', 'no').code).toBe(403);
   });
   it('the rest', () => {
     expect(newBadRequest('bad')).toMatchObject({ code: 400, reason: 'BadRequest', message: 'bad' });
-    expect(newResourceExpired(tooOldResourceVersion(5, 10))).toMatchObject({ code: 410, reason: 'Expired', message: 'too old resource version: 5 (10)' });
-    expect(newTimeout('request did not complete within requested timeout - context deadline exceeded', 0)).toMatchObject({
+    expect(newResourceExpired(tooOldResourceVersion(5, 10))).toMatchObject({
+      code: 410,
+      reason: 'Expired',
+      message: 'too old resource version: 5 (10)',
+    });
+    expect(
+      newTimeout(
+        'request did not complete within requested timeout - context deadline exceeded',
+        0,
+      ),
+    ).toMatchObject({
       code: 504,
       reason: 'Timeout',
-      message: 'Timeout: request did not complete within requested timeout - context deadline exceeded',
+      message:
+        'Timeout: request did not complete within requested timeout - context deadline exceeded',
     });
-    expect(newTooManyRequests('too many requests, please try again later.', 1)).toMatchObject({ code: 429, details: { retryAfterSeconds: 1 } });
-    expect(newMethodNotSupported(pods, 'patch').message).toBe('patch is not supported on resources of kind "pods"');
-    expect(newInternalError('boom')).toMatchObject({ code: 500, message: 'Internal error occurred: boom', details: { causes: [{ message: 'boom' }] } });
-    expect(newServerTimeout(pods, 'get', 2).message).toBe('The get operation against pods could not be completed at this time, please try again.');
+    expect(newTooManyRequests('too many requests, please try again later.', 1)).toMatchObject({
+      code: 429,
+      details: { retryAfterSeconds: 1 },
+    });
+    expect(newMethodNotSupported(pods, 'patch').message).toBe(
+      'patch is not supported on resources of kind "pods"',
+    );
+    expect(newInternalError('boom')).toMatchObject({
+      code: 500,
+      message: 'Internal error occurred: boom',
+      details: { causes: [{ message: 'boom' }] },
+    });
+    expect(newServerTimeout(pods, 'get', 2).message).toBe(
+      'The get operation against pods could not be completed at this time, please try again.',
+    );
   });
 });

@@ -49,8 +49,17 @@ describe('Pod defaults', () => {
       terminationMessagePath: '/dev/termination-log',
       terminationMessagePolicy: 'File',
       ports: [{ containerPort: 80, protocol: 'TCP' }],
-      resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '250m', memory: '128Mi' } },
-      readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+      resources: {
+        limits: { cpu: '500m', memory: '128Mi' },
+        requests: { cpu: '250m', memory: '128Mi' },
+      },
+      readinessProbe: {
+        httpGet: { port: 80, path: '/', scheme: 'HTTP' },
+        timeoutSeconds: 1,
+        periodSeconds: 10,
+        successThreshold: 1,
+        failureThreshold: 3,
+      },
     });
   });
   it('does not touch its input and keeps explicit values', () => {
@@ -69,11 +78,17 @@ describe('apps defaults', () => {
     const d = defaultObject<Deployment>({
       kind: 'Deployment',
       metadata: { name: 'web' },
-      spec: { selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+      },
     });
     expect(d.spec).toMatchObject({
       replicas: 1,
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
+      strategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' },
+      },
       revisionHistoryLimit: 10,
       progressDeadlineSeconds: 600,
     });
@@ -83,27 +98,45 @@ describe('apps defaults', () => {
     const d = defaultObject<Deployment>({
       kind: 'Deployment',
       metadata: { name: 'web' },
-      spec: { strategy: { type: 'Recreate' }, selector: {}, template: { spec: { containers: [] } } },
+      spec: {
+        strategy: { type: 'Recreate' },
+        selector: {},
+        template: { spec: { containers: [] } },
+      },
     });
     expect(d.spec.strategy).toEqual({ type: 'Recreate' });
   });
   it('DaemonSet: RollingUpdate maxUnavailable 1 maxSurge 0', () => {
-    const d = defaultObject<DaemonSet>({ kind: 'DaemonSet', metadata: { name: 'x' }, spec: { selector: {}, template: { spec: { containers: [] } } } });
-    expect(d.spec.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+    const d = defaultObject<DaemonSet>({
+      kind: 'DaemonSet',
+      metadata: { name: 'x' },
+      spec: { selector: {}, template: { spec: { containers: [] } } },
+    });
+    expect(d.spec.updateStrategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxUnavailable: 1, maxSurge: 0 },
+    });
     expect(d.spec.revisionHistoryLimit).toBe(10);
   });
 });
 
 describe('core defaults', () => {
   it('Service: ClusterIP, None affinity, TCP, targetPort = port', () => {
-    const s = defaultObject<Service>({ kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }, { port: 443, targetPort: 'https' }] } });
+    const s = defaultObject<Service>({
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }, { port: 443, targetPort: 'https' }] },
+    });
     expect(s.spec).toMatchObject({
       type: 'ClusterIP',
       sessionAffinity: 'None',
       internalTrafficPolicy: 'Cluster',
       ipFamilies: ['IPv4'],
       ipFamilyPolicy: 'SingleStack',
-      ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }, { port: 443, protocol: 'TCP', targetPort: 'https' }],
+      ports: [
+        { port: 80, protocol: 'TCP', targetPort: 80 },
+        { port: 443, protocol: 'TCP', targetPort: 'https' },
+      ],
     });
     expect(s.spec.externalTrafficPolicy).toBeUndefined();
   });
@@ -120,7 +153,10 @@ describe('core defaults', () => {
       kind: 'RoleBinding',
       metadata: { name: 'x' },
       roleRef: { kind: 'Role', name: 'r', apiGroup: '' },
-      subjects: [{ kind: 'User', name: 'bob' }, { kind: 'ServiceAccount', name: 'default', namespace: 'default' }],
+      subjects: [
+        { kind: 'User', name: 'bob' },
+        { kind: 'ServiceAccount', name: 'default', namespace: 'default' },
+      ],
     });
     expect(rb).toMatchObject({
       roleRef: { apiGroup: 'rbac.authorization.k8s.io' },
@@ -128,9 +164,21 @@ describe('core defaults', () => {
     });
   });
   it('never throws on malformed input', () => {
-    for (const spec of [null, 'x', 3, { containers: 'nope' }, { containers: [null, 'x', { ports: 'p', resources: { limits: 'l' } }] }]) {
+    for (const spec of [
+      null,
+      'x',
+      3,
+      { containers: 'nope' },
+      { containers: [null, 'x', { ports: 'p', resources: { limits: 'l' } }] },
+    ]) {
       expect(() => defaultObject({ kind: 'Pod', metadata: {}, spec } as never)).not.toThrow();
-      expect(() => defaultObject({ kind: 'Deployment', metadata: {}, spec: { strategy: 'x', template: spec } } as never)).not.toThrow();
+      expect(() =>
+        defaultObject({
+          kind: 'Deployment',
+          metadata: {},
+          spec: { strategy: 'x', template: spec },
+        } as never),
+      ).not.toThrow();
     }
   });
 });

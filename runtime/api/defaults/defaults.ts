@@ -11,7 +11,8 @@ import { defaultPodSpec } from './pod.ts';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function defaultTemplate(t: PodTemplateSpec | undefined): void {
   if (isObject(t) && isObject(t.spec)) defaultPodSpec(t.spec);
@@ -75,9 +76,11 @@ function defaultService(s: Service): void {
   spec.sessionAffinity ??= 'None';
   for (const port of Array.isArray(spec.ports) ? spec.ports.filter(isObject) : []) {
     port.protocol ??= 'TCP';
-    if (port.targetPort === undefined || port.targetPort === 0 || port.targetPort === '') port.targetPort = port.port;
+    if (port.targetPort === undefined || port.targetPort === 0 || port.targetPort === '')
+      port.targetPort = port.port;
   }
-  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster';
+  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer')
+    spec.externalTrafficPolicy ??= 'Cluster';
   if (spec.type !== 'ExternalName') {
     spec.internalTrafficPolicy ??= 'Cluster';
     spec.ipFamilyPolicy ??= 'SingleStack';
@@ -103,7 +106,8 @@ function defaultNamespace(ns: Namespace): void {
 
 /** SetDefaults_NodeStatus: allocatable defaults to capacity. */
 function defaultNode(n: Node): void {
-  if (isObject(n.status) && isObject(n.status.capacity) && !n.status.allocatable) n.status.allocatable = { ...n.status.capacity };
+  if (isObject(n.status) && isObject(n.status.capacity) && !n.status.allocatable)
+    n.status.allocatable = { ...n.status.capacity };
 }
 
 /** SetDefaults_Subject: users and groups live in the RBAC group, service accounts in the core group. */

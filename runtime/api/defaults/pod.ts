@@ -4,7 +4,8 @@
 // Functions mutate the object they are given; defaultObject() in defaults.ts copies first.
 import type { Container, PodSpec, Probe, Volume } from '../types/core.ts';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 /** The object elements of a list; anything else (malformed input) is left for validation. */
 function objects<T>(list: T[] | undefined): T[] {
   return Array.isArray(list) ? list.filter((x) => isObject(x)) : [];
@@ -49,14 +50,16 @@ function defaultContainer(c: Container, hostNetwork: boolean): void {
   if (isObject(limits) && Object.keys(limits).length > 0) {
     c.resources.requests ??= {};
     const requests: unknown = c.resources.requests;
-    if (isObject(requests)) for (const [name, value] of Object.entries(limits)) requests[name] ??= value;
+    if (isObject(requests))
+      for (const [name, value] of Object.entries(limits)) requests[name] ??= value;
   }
   for (const port of objects(c.ports)) {
     port.protocol ??= 'TCP';
     if (hostNetwork && port.hostPort === undefined) port.hostPort = port.containerPort;
   }
   for (const env of objects(c.env)) {
-    if (isObject(env.valueFrom) && isObject(env.valueFrom.fieldRef)) env.valueFrom.fieldRef.apiVersion ??= 'v1';
+    if (isObject(env.valueFrom) && isObject(env.valueFrom.fieldRef))
+      env.valueFrom.fieldRef.apiVersion ??= 'v1';
   }
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);

@@ -50,13 +50,18 @@ function pathText(path: Path | undefined): string {
 export function goValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   if (Array.isArray(value)) {
     const strings = value.every((v) => typeof v === 'string');
     const inner = value.map((v) => goValue(v)).join(', ');
     return strings ? `[]string{${inner}}` : `[]interface {}{${inner}}`;
   }
-  if (typeof value === 'object' && typeof (value as { toString?: unknown }).toString === 'function' && !isPlainObject(value)) {
+  if (
+    typeof value === 'object' &&
+    typeof (value as { toString?: unknown }).toString === 'function' &&
+    !isPlainObject(value)
+  ) {
     return String(value);
   }
   // Go prints maps with sorted keys; a map of strings is a map[string]string (labels, selectors)
@@ -91,15 +96,23 @@ export function errorString(e: FieldError): string {
   return `${e.field}: ${errorBody(e)}`;
 }
 
-const make = (type: ErrorType, path: Path | undefined, badValue: unknown, detail: string): FieldError =>
-  Object.freeze({ type, field: pathText(path), badValue, detail });
+const make = (
+  type: ErrorType,
+  path: Path | undefined,
+  badValue: unknown,
+  detail: string,
+): FieldError => Object.freeze({ type, field: pathText(path), badValue, detail });
 
-export const required = (path: Path | undefined, detail = ''): FieldError => make('FieldValueRequired', path, '', detail);
+export const required = (path: Path | undefined, detail = ''): FieldError =>
+  make('FieldValueRequired', path, '', detail);
 export const invalid = (path: Path | undefined, value: unknown, detail: string): FieldError =>
   make('FieldValueInvalid', path, value, detail);
-export const duplicate = (path: Path | undefined, value: unknown): FieldError => make('FieldValueDuplicate', path, value, '');
-export const notFound = (path: Path | undefined, value: unknown): FieldError => make('FieldValueNotFound', path, value, '');
-export const forbidden = (path: Path | undefined, detail: string): FieldError => make('FieldValueForbidden', path, '', detail);
+export const duplicate = (path: Path | undefined, value: unknown): FieldError =>
+  make('FieldValueDuplicate', path, value, '');
+export const notFound = (path: Path | undefined, value: unknown): FieldError =>
+  make('FieldValueNotFound', path, value, '');
+export const forbidden = (path: Path | undefined, detail: string): FieldError =>
+  make('FieldValueForbidden', path, '', detail);
 /** A value of the wrong JSON type (upstream fails decoding; we report it on the field). */
 export const typeInvalid = (path: Path | undefined, value: unknown, detail: string): FieldError =>
   make('FieldValueTypeInvalid', path, value, detail);
@@ -107,20 +120,31 @@ export const internalError = (path: Path | undefined, message: string): FieldErr
   make('InternalError', path, undefined, message);
 
 /** NotSupported: `Unsupported value: "x": supported values: "Always", "Never"`. */
-export function notSupported(path: Path | undefined, value: unknown, validValues: readonly string[]): FieldError {
-  const detail = validValues.length > 0 ? `supported values: ${validValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
+export function notSupported(
+  path: Path | undefined,
+  value: unknown,
+  validValues: readonly string[],
+): FieldError {
+  const detail =
+    validValues.length > 0
+      ? `supported values: ${validValues.map((v) => JSON.stringify(v)).join(', ')}`
+      : '';
   return make('FieldValueNotSupported', path, value, detail);
 }
 
 /** TooLong: the value is omitted; "may not be more than 63 bytes". */
 export function tooLong(path: Path | undefined, maxLength: number): FieldError {
-  const detail = maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long';
+  const detail =
+    maxLength >= 0
+      ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}`
+      : 'value is too long';
   return make('FieldValueTooLong', path, OMIT_VALUE, detail);
 }
 
 /** TooMany: "Too many: 5: must have at most 3 items". */
 export function tooMany(path: Path | undefined, actual: number, max: number): FieldError {
-  const detail = max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items';
+  const detail =
+    max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items';
   return make('FieldValueTooMany', path, actual < 0 ? OMIT_VALUE : actual, detail);
 }
 

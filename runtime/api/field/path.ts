@@ -33,7 +33,8 @@ export class Path {
   }
 
   toString(): string {
-    const own = this.index !== undefined ? `[${this.index}]` : this.parent ? `.${this.name}` : this.name;
+    const own =
+      this.index !== undefined ? `[${this.index}]` : this.parent ? `.${this.name}` : this.name;
     return this.parent ? this.parent.toString() + own : own;
   }
 }

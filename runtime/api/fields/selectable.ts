@@ -7,13 +7,24 @@ import type { Fields } from './selector.ts';
 type Getter = (o: Record<string, unknown>) => string;
 
 const get = (o: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
-const str = (path: string): Getter => (o) => {
-  const v = get(o, path);
-  return v === undefined || v === null ? '' : String(v);
-};
+  path
+    .split('.')
+    .reduce<unknown>(
+      (v, k) =>
+        v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined,
+      o,
+    );
+const str =
+  (path: string): Getter =>
+  (o) => {
+    const v = get(o, path);
+    return v === undefined || v === null ? '' : String(v);
+  };
 
-const METADATA: Record<string, Getter> = { 'metadata.name': str('metadata.name'), 'metadata.namespace': str('metadata.namespace') };
+const METADATA: Record<string, Getter> = {
+  'metadata.name': str('metadata.name'),
+  'metadata.namespace': str('metadata.namespace'),
+};
 
 const PER_KIND: Record<string, Record<string, Getter>> = {
   Pod: {
@@ -53,7 +64,8 @@ export function selectableFieldNames(kind: string): string[] {
 export function selectableFields(kind: string, obj: KubeObject): Fields {
   const o = obj as unknown as Record<string, unknown>;
   const out: Record<string, string> = {};
-  for (const [name, getter] of Object.entries({ ...METADATA, ...(PER_KIND[kind] ?? {}) })) out[name] = getter(o);
+  for (const [name, getter] of Object.entries({ ...METADATA, ...(PER_KIND[kind] ?? {}) }))
+    out[name] = getter(o);
   return out;
 }
 

@@ -1,7 +1,12 @@
 // Ported from staging/src/k8s.io/apimachinery/pkg/fields/selector_test.go (TestSelectorParse,
 // TestSelectorMatches, TestSplitTerms, TestEscapeValue) plus the API server's field checks.
 import { describe, expect, it } from 'vitest';
-import { escapeValue, fieldSelectorFromSet, parseFieldSelector, unescapeValue } from './selector.ts';
+import {
+  escapeValue,
+  fieldSelectorFromSet,
+  parseFieldSelector,
+  unescapeValue,
+} from './selector.ts';
 import { checkSelectableFields, selectableFields } from './selectable.ts';
 
 const mustParse = (s: string) => {
@@ -11,9 +16,12 @@ const mustParse = (s: string) => {
 };
 
 describe('field selector parsing', () => {
-  it.each(['a=b', 'b=c', 'a=b,b=c', 'a!=b', 'a=\\,b', 'a=\\=b', 'a=\\\\b'])('round-trips %j', (s) => {
-    expect(mustParse(s).toString()).toBe(s);
-  });
+  it.each(['a=b', 'b=c', 'a=b,b=c', 'a!=b', 'a=\\,b', 'a=\\=b', 'a=\\\\b'])(
+    'round-trips %j',
+    (s) => {
+      expect(mustParse(s).toString()).toBe(s);
+    },
+  );
   it('prints == as = and sorts terms', () => {
     expect(mustParse('z==1,a=2').toString()).toBe('a=2,z=1');
   });
@@ -38,7 +46,9 @@ describe('field selector parsing', () => {
   it('escapes', () => {
     expect(escapeValue('a,b=c\\d')).toBe('a\\,b\\=c\\\\d');
     expect(unescapeValue('a\\,b\\=c\\\\d')).toEqual({ ok: true, value: 'a,b=c\\d' });
-    expect(fieldSelectorFromSet({ 'spec.nodeName': 'node-1' }).requiresExactMatch('spec.nodeName')).toBe('node-1');
+    expect(
+      fieldSelectorFromSet({ 'spec.nodeName': 'node-1' }).requiresExactMatch('spec.nodeName'),
+    ).toBe('node-1');
   });
 });
 

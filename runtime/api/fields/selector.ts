@@ -12,7 +12,8 @@ export interface FieldRequirement {
   readonly value: string;
 }
 
-export type FieldSelectorResult = { ok: true; selector: FieldSelector } | { ok: false; error: string };
+export type FieldSelectorResult =
+  { ok: true; selector: FieldSelector } | { ok: false; error: string };
 
 /** EscapeValue: backslash, comma and equals are escaped with a backslash. */
 export function escapeValue(s: string): string {
@@ -20,7 +21,9 @@ export function escapeValue(s: string): string {
 }
 
 /** UnescapeValue, with upstream's errors for a bad escape or an unescaped ',' or '='. */
-export function unescapeValue(s: string): { ok: true; value: string } | { ok: false; error: string } {
+export function unescapeValue(
+  s: string,
+): { ok: true; value: string } | { ok: false; error: string } {
   if (!/[\\,=]/.test(s)) return { ok: true, value: s };
   let out = '';
   for (let i = 0; i < s.length; i++) {
@@ -32,9 +35,13 @@ export function unescapeValue(s: string): { ok: true; value: string } | { ok: fa
         i++;
         continue;
       }
-      return { ok: false, error: `invalid field selector: invalid escape sequence: ${s.slice(i, i + 2)}` };
+      return {
+        ok: false,
+        error: `invalid field selector: invalid escape sequence: ${s.slice(i, i + 2)}`,
+      };
     }
-    if (c === ',' || c === '=') return { ok: false, error: `invalid field selector: unescaped character: ${c}` };
+    if (c === ',' || c === '=')
+      return { ok: false, error: `invalid field selector: unescaped character: ${c}` };
     out += c;
   }
   return { ok: true, value: out };
@@ -66,7 +73,9 @@ export class FieldSelector {
 
   /** String(): "f=v" / "f!=v" joined by ","; "==" prints as "=" (a hasTerm). */
   toString(): string {
-    return this.requirements.map((r) => `${r.field}${r.operator === '!=' ? '!=' : '='}${escapeValue(r.value)}`).join(',');
+    return this.requirements
+      .map((r) => `${r.field}${r.operator === '!=' ? '!=' : '='}${escapeValue(r.value)}`)
+      .join(',');
   }
 }
 
@@ -95,7 +104,8 @@ function splitTerm(term: string): FieldRequirement | undefined {
   for (let i = 0; i < term.length; i++) {
     const rest = term.slice(i);
     for (const op of TERM_OPERATORS) {
-      if (rest.startsWith(op)) return { field: term.slice(0, i), operator: op, value: term.slice(i + op.length) };
+      if (rest.startsWith(op))
+        return { field: term.slice(0, i), operator: op, value: term.slice(i + op.length) };
     }
   }
   return undefined;
@@ -108,7 +118,8 @@ export function parseFieldSelector(selector: string): FieldSelectorResult {
   for (const part of parts) {
     if (part === '') continue;
     const term = splitTerm(part);
-    if (!term) return { ok: false, error: `invalid selector: '${selector}'; can't understand '${part}'` };
+    if (!term)
+      return { ok: false, error: `invalid selector: '${selector}'; can't understand '${part}'` };
     const value = unescapeValue(term.value);
     if (!value.ok) return value;
     requirements.push({ ...term, value: value.value });

@@ -27,7 +27,18 @@ const req = (key: string, op: Operator, values: string[] = []): Requirement => {
 };
 
 describe('Parse (TestSelectorParse)', () => {
-  const good = ['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=', 'x= ', 'x=,z= ', 'x= ,z= ', '!x', 'x>1', 'x>1,z<5'];
+  const good = [
+    'x=a,y=b,z=c',
+    '',
+    'x!=a,y=b',
+    'x=',
+    'x= ',
+    'x=,z= ',
+    'x= ,z= ',
+    '!x',
+    'x>1',
+    'x>1,z<5',
+  ];
   it.each(good)('parses %j and prints it back without spaces', (s) => {
     expect(mustParse(s).toString()).toBe(s.replaceAll(' ', ''));
   });
@@ -49,7 +60,10 @@ describe('error messages, word for word', () => {
     ],
     ['x==a==b', "found '==', expected: ',' or 'end of string'"],
     ['!x=a', "found '=', expected: ',' or 'end of string'"],
-    ['x<a', `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`],
+    [
+      'x<a',
+      `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
     ['x in a', "unable to parse requirement: found 'a' expected: '('"],
     ['x in (a', "unable to parse requirement: found '', expected: ',' or ')'"],
     ['x,', "found '', expected: identifier after ','"],
@@ -63,10 +77,7 @@ describe('error messages, word for word', () => {
       'app.kubernetes_io/name=x',
       `unable to parse requirement: <nil>: Invalid value: "app.kubernetes_io/name": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
     ],
-    [
-      'x=a b',
-      "found 'b', expected: ',' or 'end of string'",
-    ],
+    ['x=a b', "found 'b', expected: ',' or 'end of string'"],
     [
       'x=-a',
       `unable to parse requirement: values[0][x]: Invalid value: "-a": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
@@ -125,9 +136,20 @@ describe('Matches (TestSelectorMatches)', () => {
 
 describe('Lexer (TestLexer, TestLexerSequence)', () => {
   const single: [string, Token][] = [
-    ['', 'EndOfString'], [',', 'Comma'], ['notin', 'NotIn'], ['in', 'In'], ['=', 'Equals'], ['==', 'DoubleEquals'],
-    ['>', 'GreaterThan'], ['<', 'LessThan'], ['!', 'DoesNotExist'], ['!=', 'NotEquals'], ['(', 'OpenPar'],
-    [')', 'ClosedPar'], ['~', 'Identifier'], ['||', 'Identifier'],
+    ['', 'EndOfString'],
+    [',', 'Comma'],
+    ['notin', 'NotIn'],
+    ['in', 'In'],
+    ['=', 'Equals'],
+    ['==', 'DoubleEquals'],
+    ['>', 'GreaterThan'],
+    ['<', 'LessThan'],
+    ['!', 'DoesNotExist'],
+    ['!=', 'NotEquals'],
+    ['(', 'OpenPar'],
+    [')', 'ClosedPar'],
+    ['~', 'Identifier'],
+    ['||', 'Identifier'],
   ];
   it.each(single)('%j lexes as %s', (s, token) => {
     expect(lex(s)[0]).toEqual({ token, literal: s });
@@ -135,12 +157,18 @@ describe('Lexer (TestLexer, TestLexerSequence)', () => {
   const sequences: [string, Token[]][] = [
     ['key in ( value )', ['Identifier', 'In', 'OpenPar', 'Identifier', 'ClosedPar']],
     ['key notin ( value )', ['Identifier', 'NotIn', 'OpenPar', 'Identifier', 'ClosedPar']],
-    ['key in ( value1, value2 )', ['Identifier', 'In', 'OpenPar', 'Identifier', 'Comma', 'Identifier', 'ClosedPar']],
+    [
+      'key in ( value1, value2 )',
+      ['Identifier', 'In', 'OpenPar', 'Identifier', 'Comma', 'Identifier', 'ClosedPar'],
+    ],
     ['key', ['Identifier']],
     ['!key', ['DoesNotExist', 'Identifier']],
     ['()', ['OpenPar', 'ClosedPar']],
     ['x in (),y', ['Identifier', 'In', 'OpenPar', 'ClosedPar', 'Comma', 'Identifier']],
-    ['== != (), = notin', ['DoubleEquals', 'NotEquals', 'OpenPar', 'ClosedPar', 'Comma', 'Equals', 'NotIn']],
+    [
+      '== != (), = notin',
+      ['DoubleEquals', 'NotEquals', 'OpenPar', 'ClosedPar', 'Comma', 'Equals', 'NotIn'],
+    ],
     ['key>2', ['Identifier', 'GreaterThan', 'Identifier']],
     ['key<1', ['Identifier', 'LessThan', 'Identifier']],
   ];
@@ -171,17 +199,30 @@ describe('NewRequirement (TestRequirementConstructor)', () => {
   it('reports an unsupported operator', () => {
     expect(newRequirement('x', 'like', ['a'])).toEqual({
       ok: false,
-      error: 'operator: Unsupported value: "like": supported values: "in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"',
+      error:
+        'operator: Unsupported value: "like": supported values: "in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"',
     });
   });
 });
 
 describe('String (TestToString)', () => {
   const table: [Requirement[], string][] = [
-    [[req('x', 'in', ['abc', 'def']), req('y', 'notin', ['jkl']), req('z', 'exists')], 'x in (abc,def),y notin (jkl),z'],
-    [[req('x', 'notin', ['abc', 'def']), req('y', '!=', ['jkl']), req('z', '!')], 'x notin (abc,def),y!=jkl,!z'],
-    [[req('x', 'notin', ['abc']), req('y', 'in', ['jkl', 'mno']), req('z', 'notin', [''])], 'x notin (abc),y in (jkl,mno),z notin ()'],
-    [[req('x', '=', ['abc']), req('y', '==', ['jkl']), req('z', '!=', ['a']), req('z', 'exists')], 'x=abc,y==jkl,z!=a,z'],
+    [
+      [req('x', 'in', ['abc', 'def']), req('y', 'notin', ['jkl']), req('z', 'exists')],
+      'x in (abc,def),y notin (jkl),z',
+    ],
+    [
+      [req('x', 'notin', ['abc', 'def']), req('y', '!=', ['jkl']), req('z', '!')],
+      'x notin (abc,def),y!=jkl,!z',
+    ],
+    [
+      [req('x', 'notin', ['abc']), req('y', 'in', ['jkl', 'mno']), req('z', 'notin', [''])],
+      'x notin (abc),y in (jkl,mno),z notin ()',
+    ],
+    [
+      [req('x', '=', ['abc']), req('y', '==', ['jkl']), req('z', '!=', ['a']), req('z', 'exists')],
+      'x=abc,y==jkl,z!=a,z',
+    ],
     [[req('x', 'gt', ['2']), req('y', 'lt', ['8']), req('z', 'exists')], 'x>2,y<8,z'],
     [[req('x', 'in', ['def', 'abc'])], 'x in (abc,def)'],
   ];
@@ -211,8 +252,14 @@ describe('set-based parsing (TestSetSelectorParser)', () => {
     ['', ''],
     ['\rx', 'x'],
     ['this-is-a-dns.domain.com/key-with-dash', 'this-is-a-dns.domain.com/key-with-dash'],
-    ['this-is-another-dns.domain.com/key-with-dash in (so,what)', 'this-is-another-dns.domain.com/key-with-dash in (so,what)'],
-    ['0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)', '0.1.2.domain/99 notin (10.10.100.1,tick.tack.clock)'],
+    [
+      'this-is-another-dns.domain.com/key-with-dash in (so,what)',
+      'this-is-another-dns.domain.com/key-with-dash in (so,what)',
+    ],
+    [
+      '0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)',
+      '0.1.2.domain/99 notin (10.10.100.1,tick.tack.clock)',
+    ],
     ['foo  in\t (abc)', 'foo in (abc)'],
     ['x notin\n (abc)', 'x notin (abc)'],
     ['x  notin\t\t\t(abc,def)', 'x notin (abc,def)'],
@@ -264,18 +311,25 @@ describe('LabelSelectorAsSelector (helpers_test.go)', () => {
     expect(r.ok && r.selector.toString()).toBe('baz=quux,foo=bar,foo in (bar,baz)');
   });
   it('reports bad operators and bad values', () => {
-    expect(labelSelectorAsSelector({ matchExpressions: [{ key: 'foo', operator: 'Foo' as never }] })).toEqual({
+    expect(
+      labelSelectorAsSelector({ matchExpressions: [{ key: 'foo', operator: 'Foo' as never }] }),
+    ).toEqual({
       ok: false,
       error: '"Foo" is not a valid label selector operator',
     });
-    expect(labelSelectorAsSelector({ matchExpressions: [{ key: 'foo', operator: 'In', values: [] }] })).toEqual({
+    expect(
+      labelSelectorAsSelector({ matchExpressions: [{ key: 'foo', operator: 'In', values: [] }] }),
+    ).toEqual({
       ok: false,
-      error: "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty",
+      error:
+        "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty",
     });
   });
   it('formats for kubectl', () => {
     expect(formatLabelSelector({ matchLabels: { app: 'web' } })).toBe('app=web');
     expect(formatLabelSelector({})).toBe('<none>');
-    expect(formatLabelSelector({ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] })).toBe('!tier');
+    expect(
+      formatLabelSelector({ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] }),
+    ).toBe('!tier');
   });
 });

@@ -15,7 +15,8 @@ const VALID_OPERATORS: readonly Operator[] = [...BINARY_OPERATORS, 'exists', '!'
 export type Labels = Readonly<Record<string, string>>;
 export type SelectorResult = { ok: true; selector: Selector } | { ok: false; error: string };
 
-const hasOwn = (labels: Labels, key: string): boolean => Object.prototype.hasOwnProperty.call(labels, key);
+const hasOwn = (labels: Labels, key: string): boolean =>
+  Object.prototype.hasOwnProperty.call(labels, key);
 const INT64 = /^[+-]?[0-9]+$/;
 const parseInt64 = (s: string): bigint | undefined => {
   if (!INT64.test(s)) return undefined;
@@ -61,10 +62,19 @@ export class Requirement {
   toString(): string {
     const prefix = this.operator === '!' ? '!' : '';
     const symbol: Record<Operator, string> = {
-      '=': '=', '==': '==', '!=': '!=', in: ' in ', notin: ' notin ', gt: '>', lt: '<', exists: '', '!': '',
+      '=': '=',
+      '==': '==',
+      '!=': '!=',
+      in: ' in ',
+      notin: ' notin ',
+      gt: '>',
+      lt: '<',
+      exists: '',
+      '!': '',
     };
     if (this.operator === 'exists' || this.operator === '!') return `${prefix}${this.key}`;
-    const values = this.values.length === 1 ? this.values[0]! : [...this.values].sort(compareStrings).join(',');
+    const values =
+      this.values.length === 1 ? this.values[0]! : [...this.values].sort(compareStrings).join(',');
     const set = this.operator === 'in' || this.operator === 'notin';
     return `${this.key}${symbol[this.operator]}${set ? `(${values})` : values}`;
   }
@@ -93,7 +103,10 @@ export class Selector {
   }
 
   static of(requirements: readonly Requirement[]): Selector {
-    return new Selector([...requirements].sort((a, b) => compareStrings(a.key, b.key)), false);
+    return new Selector(
+      [...requirements].sort((a, b) => compareStrings(a.key, b.key)),
+      false,
+    );
   }
 
   add(...requirements: Requirement[]): Selector {
@@ -146,23 +159,37 @@ export function newRequirement(
   switch (operator) {
     case 'in':
     case 'notin':
-      if (values.length === 0) errs.push(invalid(valuePath, values, "for 'in', 'notin' operators, values set can't be empty"));
+      if (values.length === 0)
+        errs.push(
+          invalid(valuePath, values, "for 'in', 'notin' operators, values set can't be empty"),
+        );
       break;
     case '=':
     case '==':
     case '!=':
-      if (values.length !== 1) errs.push(invalid(valuePath, values, 'exact-match compatibility requires one single value'));
+      if (values.length !== 1)
+        errs.push(
+          invalid(valuePath, values, 'exact-match compatibility requires one single value'),
+        );
       break;
     case 'exists':
     case '!':
-      if (values.length !== 0) errs.push(invalid(valuePath, values, 'values set must be empty for exists and does not exist'));
+      if (values.length !== 0)
+        errs.push(
+          invalid(valuePath, values, 'values set must be empty for exists and does not exist'),
+        );
       break;
     case 'gt':
     case 'lt':
-      if (values.length !== 1) errs.push(invalid(valuePath, values, "for 'Gt', 'Lt' operators, exactly one value is required"));
+      if (values.length !== 1)
+        errs.push(
+          invalid(valuePath, values, "for 'Gt', 'Lt' operators, exactly one value is required"),
+        );
       values.forEach((v, i) => {
         if (parseInt64(v) === undefined) {
-          errs.push(invalid(valuePath.at(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+          errs.push(
+            invalid(valuePath.at(i), v, "for 'Gt', 'Lt' operators, the value must be an integer"),
+          );
         }
       });
       break;
@@ -180,15 +207,37 @@ export function newRequirement(
 // ---------------------------------------------------------------- lexer
 
 export type Token =
-  | 'Error' | 'EndOfString' | 'ClosedPar' | 'Comma' | 'DoesNotExist' | 'DoubleEquals' | 'Equals'
-  | 'GreaterThan' | 'Identifier' | 'In' | 'LessThan' | 'NotEquals' | 'NotIn' | 'OpenPar';
+  | 'Error'
+  | 'EndOfString'
+  | 'ClosedPar'
+  | 'Comma'
+  | 'DoesNotExist'
+  | 'DoubleEquals'
+  | 'Equals'
+  | 'GreaterThan'
+  | 'Identifier'
+  | 'In'
+  | 'LessThan'
+  | 'NotEquals'
+  | 'NotIn'
+  | 'OpenPar';
 
 const STRING_TO_TOKEN: ReadonlyMap<string, Token> = new Map<string, Token>([
-  [')', 'ClosedPar'], [',', 'Comma'], ['!', 'DoesNotExist'], ['==', 'DoubleEquals'], ['=', 'Equals'],
-  ['>', 'GreaterThan'], ['in', 'In'], ['<', 'LessThan'], ['!=', 'NotEquals'], ['notin', 'NotIn'], ['(', 'OpenPar'],
+  [')', 'ClosedPar'],
+  [',', 'Comma'],
+  ['!', 'DoesNotExist'],
+  ['==', 'DoubleEquals'],
+  ['=', 'Equals'],
+  ['>', 'GreaterThan'],
+  ['in', 'In'],
+  ['<', 'LessThan'],
+  ['!=', 'NotEquals'],
+  ['notin', 'NotIn'],
+  ['(', 'OpenPar'],
 ]);
 
-const isWhitespace = (ch: string): boolean => ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n';
+const isWhitespace = (ch: string): boolean =>
+  ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n';
 const isSpecialSymbol = (ch: string): boolean => '=!(),><'.includes(ch) && ch.length === 1;
 
 export interface ScannedItem {
@@ -219,7 +268,8 @@ export function lex(input: string): ScannedItem[] {
       items.push(last ?? { token: 'Error', literal: `error expected: keyword found '${buffer}'` });
     } else {
       const start = pos;
-      while (pos < input.length && !isSpecialSymbol(input[pos]!) && !isWhitespace(input[pos]!)) pos++;
+      while (pos < input.length && !isSpecialSymbol(input[pos]!) && !isWhitespace(input[pos]!))
+        pos++;
       const word = input.slice(start, pos);
       items.push({ token: STRING_TO_TOKEN.get(word) ?? 'Identifier', literal: word });
     }
@@ -247,7 +297,8 @@ class Parser {
   }
 
   private view(item: ScannedItem, context: Context): ScannedItem {
-    if (context === 'Values' && (item.token === 'In' || item.token === 'NotIn')) return { token: 'Identifier', literal: item.literal };
+    if (context === 'Values' && (item.token === 'In' || item.token === 'NotIn'))
+      return { token: 'Identifier', literal: item.literal };
     return item;
   }
 
@@ -262,7 +313,8 @@ class Parser {
       requirements.push(this.parseRequirementWrapped());
       const next = this.consume('Values');
       if (next.token === 'EndOfString') return requirements;
-      if (next.token !== 'Comma') throw new ParseError(`found '${next.literal}', expected: ',' or 'end of string'`);
+      if (next.token !== 'Comma')
+        throw new ParseError(`found '${next.literal}', expected: ',' or 'end of string'`);
       const after = this.lookahead('Values');
       if (after.token !== 'Identifier' && after.token !== 'DoesNotExist') {
         throw new ParseError(`found '${after.literal}', expected: identifier after ','`);
@@ -274,7 +326,8 @@ class Parser {
     try {
       return this.parseRequirement();
     } catch (e) {
-      if (e instanceof ParseError) throw new ParseError(`unable to parse requirement: ${e.message}`);
+      if (e instanceof ParseError)
+        throw new ParseError(`unable to parse requirement: ${e.message}`);
       throw e;
     }
   }
@@ -300,9 +353,13 @@ class Parser {
       operator = '!';
       item = this.consume('Values');
     }
-    if (item.token !== 'Identifier') throw new ParseError(`found '${item.literal}', expected: identifier`);
+    if (item.token !== 'Identifier')
+      throw new ParseError(`found '${item.literal}', expected: identifier`);
     const keyErrs = isQualifiedName(item.literal);
-    if (keyErrs.length) throw new ParseError(aggregateMessage([invalid(undefined, item.literal, keyErrs.join('; '))]));
+    if (keyErrs.length)
+      throw new ParseError(
+        aggregateMessage([invalid(undefined, item.literal, keyErrs.join('; '))]),
+      );
     const t = this.lookahead('Values').token;
     if ((t === 'EndOfString' || t === 'Comma') && operator !== '!') operator = 'exists';
     return { key: item.literal, operator };
@@ -311,7 +368,13 @@ class Parser {
   private parseOperator(): Operator {
     const { token, literal } = this.consume('KeyAndOperator');
     const ops: Partial<Record<Token, Operator>> = {
-      In: 'in', Equals: '=', DoubleEquals: '==', GreaterThan: 'gt', LessThan: 'lt', NotIn: 'notin', NotEquals: '!=',
+      In: 'in',
+      Equals: '=',
+      DoubleEquals: '==',
+      GreaterThan: 'gt',
+      LessThan: 'lt',
+      NotIn: 'notin',
+      NotEquals: '!=',
     };
     const op = ops[token];
     if (!op) throw new ParseError(`found '${literal}', expected: ${BINARY_OPERATORS.join(', ')}`);
@@ -324,7 +387,8 @@ class Parser {
     const { token, literal } = this.lookahead('Values');
     if (token === 'Identifier' || token === 'Comma') {
       const s = this.parseIdentifiersList();
-      if (this.consume('Values').token !== 'ClosedPar') throw new ParseError(`found '${literal}', expected: ')'`);
+      if (this.consume('Values').token !== 'ClosedPar')
+        throw new ParseError(`found '${literal}', expected: ')'`);
       return s;
     }
     if (token === 'ClosedPar') {
@@ -392,7 +456,12 @@ export function formatLabels(set: Labels | undefined): string {
     .join(',');
 }
 
-const LABEL_SELECTOR_OPERATORS: Record<string, Operator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+const LABEL_SELECTOR_OPERATORS: Record<string, Operator> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!',
+};
 
 /**
  * metav1.LabelSelectorAsSelector: nil selects nothing, an empty selector selects everything,
@@ -402,7 +471,8 @@ export function labelSelectorAsSelector(ls: LabelSelector | null | undefined): S
   if (ls === null || ls === undefined) return { ok: true, selector: Selector.nothing() };
   const matchLabels = ls.matchLabels ?? {};
   const expressions = ls.matchExpressions ?? [];
-  if (Object.keys(matchLabels).length + expressions.length === 0) return { ok: true, selector: Selector.everything() };
+  if (Object.keys(matchLabels).length + expressions.length === 0)
+    return { ok: true, selector: Selector.everything() };
   const requirements: Requirement[] = [];
   for (const key of Object.keys(matchLabels).sort(compareStrings)) {
     const r = newRequirement(key, '=', [matchLabels[key]!]);
@@ -411,7 +481,11 @@ export function labelSelectorAsSelector(ls: LabelSelector | null | undefined): S
   }
   for (const expr of expressions) {
     const op = LABEL_SELECTOR_OPERATORS[expr.operator];
-    if (!op) return { ok: false, error: `${JSON.stringify(expr.operator)} is not a valid label selector operator` };
+    if (!op)
+      return {
+        ok: false,
+        error: `${JSON.stringify(expr.operator)} is not a valid label selector operator`,
+      };
     const r = newRequirement(expr.key, op, [...(expr.values ?? [])]);
     if (!r.ok) return r;
     requirements.push(r.requirement);

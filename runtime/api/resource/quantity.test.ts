@@ -1,9 +1,17 @@
 // Table tests ported from staging/src/k8s.io/apimachinery/pkg/api/resource/quantity_test.go.
 // dec(i, e, f) is upstream's decQuantity(i, e, f): the value i * 10^e in format f.
 import { describe, expect, it } from 'vitest';
-import { ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, Quantity, scanQuantity, type QuantityFormat } from './quantity.ts';
+import {
+  ERR_FORMAT_WRONG,
+  ERR_NUMERIC,
+  ERR_SUFFIX,
+  Quantity,
+  scanQuantity,
+  type QuantityFormat,
+} from './quantity.ts';
 
-const dec = (i: number | bigint, e: number, f: QuantityFormat): Quantity => Quantity.fromDecimal(BigInt(i), e, f);
+const dec = (i: number | bigint, e: number, f: QuantityFormat): Quantity =>
+  Quantity.fromDecimal(BigInt(i), e, f);
 const mostPositive = (1n << 63n) - 1n;
 const mostNegative = -(1n << 63n);
 const maxAllowed = dec(mostPositive, 0, 'BinarySI');
@@ -141,14 +149,29 @@ describe('ParseQuantity (TestQuantityParse)', () => {
     expect(got.format).toBe(want.format);
   });
 
-  const invalid = ['1.1.M', '1+1.0M', '0.1mi', '0.1am', 'aoeu', '.5i', '1i', '-3.01i', '-3.01e-', '1e4294967297', ' 1', '1 '];
+  const invalid = [
+    '1.1.M',
+    '1+1.0M',
+    '0.1mi',
+    '0.1am',
+    'aoeu',
+    '.5i',
+    '1i',
+    '-3.01i',
+    '-3.01e-',
+    '1e4294967297',
+    ' 1',
+    '1 ',
+  ];
   it.each(invalid)('rejects %j', (input) => {
     expect(Quantity.parse(input).ok).toBe(false);
   });
   it('says which part is wrong, in upstream words', () => {
     expect(Quantity.parse('aoeu')).toEqual({ ok: false, error: ERR_FORMAT_WRONG });
     expect(Quantity.parse('0.1mi')).toEqual({ ok: false, error: ERR_SUFFIX });
-    expect(ERR_FORMAT_WRONG).toBe("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    expect(ERR_FORMAT_WRONG).toBe(
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    );
     expect(ERR_SUFFIX).toBe("unable to parse quantity's suffix");
     expect(Quantity.parse('.e-20')).toEqual({ ok: false, error: ERR_NUMERIC });
     expect(Quantity.parse('-.').ok).toBe(true); // the int64 fast path never re-reads the digits
@@ -265,9 +288,15 @@ describe('String (TestQuantityString)', () => {
     expect(dec(901, -2, 'DecimalSI').neg().toString()).toBe('-9010m');
     expect(Quantity.fromInt(mostNegative).neg().toString()).toBe('9223372036854775808');
     expect(Quantity.fromScaled(mostNegative, -3).neg().toString()).toBe('9223372036854775808m');
-    expect(Quantity.fromInt(1).sub(Quantity.fromInt(mostNegative)).toString()).toBe('9223372036854775809');
-    expect(Quantity.fromScaled(1, -3).sub(Quantity.fromScaled(mostNegative, -3)).toString()).toBe('9223372036854775809m');
-    expect(Quantity.fromInt(10).sub(Quantity.fromInt(mostNegative)).toString()).toBe('9223372036854775818');
+    expect(Quantity.fromInt(1).sub(Quantity.fromInt(mostNegative)).toString()).toBe(
+      '9223372036854775809',
+    );
+    expect(Quantity.fromScaled(1, -3).sub(Quantity.fromScaled(mostNegative, -3)).toString()).toBe(
+      '9223372036854775809m',
+    );
+    expect(Quantity.fromInt(10).sub(Quantity.fromInt(mostNegative)).toString()).toBe(
+      '9223372036854775818',
+    );
   });
   it('prints zero as 0 (TestQuantityParseZero, TestQuantityCanocicalizeZero)', () => {
     expect(parse('0').toString()).toBe('0');
@@ -430,7 +459,12 @@ describe('Add, Sub, Mul (TestAdd, TestSub, TestMul, TestQuantity*ZeroPreservesSu
     [dec(mostPositive, 0, 'DecimalSI'), 0n, dec(0, 1, 'DecimalSI'), true],
     [dec(mostPositive, 0, 'DecimalSI'), 1n, dec(mostPositive, 0, 'DecimalSI'), true],
     [dec(mostPositive, 0, 'DecimalSI'), -1n, dec(-mostPositive, 0, 'DecimalSI'), true],
-    [dec(mostPositive / 2n, 0, 'DecimalSI'), 2n, dec((mostPositive / 2n) * 2n, 0, 'DecimalSI'), true],
+    [
+      dec(mostPositive / 2n, 0, 'DecimalSI'),
+      2n,
+      dec((mostPositive / 2n) * 2n, 0, 'DecimalSI'),
+      true,
+    ],
     [dec(mostPositive, 0, 'DecimalSI'), 2n, dec(mostPositive * 2n, 0, 'DecimalSI'), false],
     [dec(mostPositive, 0, 'DecimalSI'), 10n, dec(mostPositive, 1, 'DecimalSI'), false],
     [dec(mostNegative, 0, 'DecimalSI'), 1n, dec(mostNegative, 0, 'DecimalSI'), true],

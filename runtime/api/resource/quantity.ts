@@ -24,16 +24,31 @@ const NANO = -9;
 const MAX_ALIGN_DIGITS = 100_000;
 
 const DECIMAL_SUFFIXES: ReadonlyMap<string, number> = new Map([
-  ['n', -9], ['u', -6], ['m', -3], ['', 0], ['k', 3], ['M', 6], ['G', 9], ['T', 12], ['P', 15], ['E', 18],
+  ['n', -9],
+  ['u', -6],
+  ['m', -3],
+  ['', 0],
+  ['k', 3],
+  ['M', 6],
+  ['G', 9],
+  ['T', 12],
+  ['P', 15],
+  ['E', 18],
 ]);
 const BINARY_SUFFIXES: ReadonlyMap<string, number> = new Map([
-  ['Ki', 10], ['Mi', 20], ['Gi', 30], ['Ti', 40], ['Pi', 50], ['Ei', 60],
+  ['Ki', 10],
+  ['Mi', 20],
+  ['Gi', 30],
+  ['Ti', 40],
+  ['Pi', 50],
+  ['Ei', 60],
 ]);
 const DECIMAL_SUFFIX_BY_EXPONENT = new Map([...DECIMAL_SUFFIXES].map(([s, e]) => [e, s]));
 const BINARY_SUFFIX_BY_EXPONENT = new Map([...BINARY_SUFFIXES].map(([s, e]) => [e, s]));
 
 const pow10 = (n: number): bigint => {
-  if (n > MAX_ALIGN_DIGITS) throw new RangeError(`quantity: refusing to build 10^${n} (exponent spread too large)`);
+  if (n > MAX_ALIGN_DIGITS)
+    throw new RangeError(`quantity: refusing to build 10^${n} (exponent spread too large)`);
   return 10n ** BigInt(n);
 };
 const abs = (n: bigint): bigint => (n < 0n ? -n : n);
@@ -60,7 +75,9 @@ function removeFactors(value: bigint, base: bigint): { rest: bigint; times: numb
 }
 
 /** Interprets a suffix: mirrors suffixHandler.interpret (tables first, then e/E exponents within int32). */
-function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; format: QuantityFormat } | undefined {
+function interpretSuffix(
+  suffix: string,
+): { base: 2 | 10; exponent: number; format: QuantityFormat } | undefined {
   const dec = DECIMAL_SUFFIXES.get(suffix);
   if (dec !== undefined) return { base: 10, exponent: dec, format: 'DecimalSI' };
   const bin = BINARY_SUFFIXES.get(suffix);
@@ -115,7 +132,12 @@ export function scanQuantity(str: string): ScannedQuantity | undefined {
  * Whether upstream's int64 fast path would keep the input string as the cached String().
  * mirrors the "if the number is in canonical form, reuse the string" branch of ParseQuantity.
  */
-function fastPathKeepsString(s: ScannedQuantity, base: number, exponent: number, format: QuantityFormat): boolean {
+function fastPathKeepsString(
+  s: ScannedQuantity,
+  base: number,
+  exponent: number,
+  format: QuantityFormat,
+): boolean {
   const shifted = s.num + s.denom;
   let precision: number;
   let multiplier = 1n;
@@ -165,7 +187,8 @@ export class Quantity {
     let format = suffix.format;
     // The slow path re-reads the number with inf.Dec, which rejects a number without digits ("-.").
     const hasDigits = /[0-9]/.test(str.slice(0, str.length - scanned.suffix.length));
-    if (!hasDigits && base === 10 && exponent - scanned.denom.length < NANO) return { ok: false, error: ERR_NUMERIC };
+    if (!hasDigits && base === 10 && exponent - scanned.denom.length < NANO)
+      return { ok: false, error: ERR_NUMERIC };
     const sign = scanned.positive ? 1n : -1n;
     let mantissa = BigInt(scanned.num + scanned.denom);
     let exp10 = -scanned.denom.length;
@@ -178,7 +201,10 @@ export class Quantity {
     }
     if (format === 'BinarySI') {
       const integerPart = exp10 >= 0 ? mantissa * pow10(exp10) : mantissa / pow10(-exp10);
-      if (integerPart > MAX_INT64 || (integerPart === MAX_INT64 && exp10 < 0 && mantissa % pow10(-exp10) !== 0n)) {
+      if (
+        integerPart > MAX_INT64 ||
+        (integerPart === MAX_INT64 && exp10 < 0 && mantissa % pow10(-exp10) !== 0n)
+      ) {
         mantissa = MAX_INT64; // the max is just a simple cap, BinarySI only
         exp10 = 0;
       } else if (mantissa !== 0n && integerPart === 0n) {
@@ -251,7 +277,8 @@ export class Quantity {
     const shift = scale - this.exponent;
     if (this.mantissa === 0n) return 0;
     if (-shift > 400) return this.mantissa < 0n ? -Infinity : Infinity;
-    const big = shift <= 0 ? this.mantissa * pow10(-shift) : divRoundAwayFromZero(this.mantissa, shift);
+    const big =
+      shift <= 0 ? this.mantissa * pow10(-shift) : divRoundAwayFromZero(this.mantissa, shift);
     return Number(big);
   }
 
@@ -267,7 +294,8 @@ export class Quantity {
 
   /** AsApproximateFloat64. */
   asApproximateFloat64(): number {
-    if (this.exponent > 400) return this.mantissa < 0n ? -Infinity : this.mantissa > 0n ? Infinity : 0;
+    if (this.exponent > 400)
+      return this.mantissa < 0n ? -Infinity : this.mantissa > 0n ? Infinity : 0;
     return Number(`${this.mantissa}e${this.exponent}`);
   }
 
@@ -304,7 +332,10 @@ export class Quantity {
    */
   mul(y: number | bigint): { quantity: Quantity; exact: boolean } {
     const product = this.mantissa * BigInt(y);
-    return { quantity: new Quantity(product, this.exponent, this.format), exact: product >= -MAX_INT64 - 1n && product <= MAX_INT64 };
+    return {
+      quantity: new Quantity(product, this.exponent, this.format),
+      exact: product >= -MAX_INT64 - 1n && product <= MAX_INT64,
+    };
   }
 
   // ------------------------------------------------------------------ printing
@@ -329,7 +360,11 @@ export class Quantity {
         if (binary !== undefined) return binary;
       }
     }
-    return decimalCanonical(this.mantissa, this.exponent, this.format === 'DecimalExponent' ? 'DecimalExponent' : 'DecimalSI');
+    return decimalCanonical(
+      this.mantissa,
+      this.exponent,
+      this.format === 'DecimalExponent' ? 'DecimalExponent' : 'DecimalSI',
+    );
   }
 }
 
@@ -338,7 +373,11 @@ function align(x: Quantity, y: Quantity): [bigint, bigint, number] {
   if (x.isZero()) return [0n, y.mantissa, y.exponent];
   if (y.isZero()) return [x.mantissa, 0n, x.exponent];
   const exponent = Math.min(x.exponent, y.exponent);
-  return [x.mantissa * pow10(x.exponent - exponent), y.mantissa * pow10(y.exponent - exponent), exponent];
+  return [
+    x.mantissa * pow10(x.exponent - exponent),
+    y.mantissa * pow10(y.exponent - exponent),
+    exponent,
+  ];
 }
 
 /**
@@ -346,7 +385,11 @@ function align(x: Quantity, y: Quantity): [bigint, bigint, number] {
  * digits (AsCanonicalBytes). DecimalSI uses n u m "" k M G T P E, and falls back to e-notation
  * outside that range; DecimalExponent always uses e-notation ("1e3", "80e-3").
  */
-function decimalCanonical(mantissa: bigint, exponent: number, format: 'DecimalSI' | 'DecimalExponent'): string {
+function decimalCanonical(
+  mantissa: bigint,
+  exponent: number,
+  format: 'DecimalSI' | 'DecimalExponent',
+): string {
   let m = mantissa;
   let e = exponent;
   const r = ((e % 3) + 3) % 3;

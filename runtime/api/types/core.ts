@@ -1,6 +1,13 @@
 // Core group ("", version v1) kinds: Pod, Node, Namespace, Service, ConfigMap, ServiceAccount, Event.
 // mirrors staging/src/k8s.io/api/core/v1/types.go (field names and JSON shapes as sent on the wire).
-import type { IntOrString, KubeObject, LabelSelector, MicroTime, ObjectMeta, Time } from './meta.ts';
+import type {
+  IntOrString,
+  KubeObject,
+  LabelSelector,
+  MicroTime,
+  ObjectMeta,
+  Time,
+} from './meta.ts';
 
 /** Resource quantities as strings ("100m", "128Mi"); parse them with runtime/api Quantity. */
 export type ResourceList = Record<string, string>;
@@ -125,7 +132,12 @@ export interface Container {
 
 export interface Volume {
   name: string;
-  configMap?: { name?: string; defaultMode?: number; optional?: boolean; items?: { key: string; path: string }[] };
+  configMap?: {
+    name?: string;
+    defaultMode?: number;
+    optional?: boolean;
+    items?: { key: string; path: string }[];
+  };
   secret?: { secretName?: string; defaultMode?: number; optional?: boolean };
   emptyDir?: { medium?: string; sizeLimit?: string };
   hostPath?: { path: string; type?: string };
@@ -347,7 +359,8 @@ export interface NodeSpec {
   taints?: Taint[];
 }
 
-export type NodeConditionType = 'Ready' | 'MemoryPressure' | 'DiskPressure' | 'PIDPressure' | 'NetworkUnavailable';
+export type NodeConditionType =
+  'Ready' | 'MemoryPressure' | 'DiskPressure' | 'PIDPressure' | 'NetworkUnavailable';
 
 export interface NodeCondition {
   type: NodeConditionType | string;
@@ -411,7 +424,13 @@ export interface Namespace extends KubeObject {
   spec?: { finalizers?: string[] };
   status?: {
     phase?: 'Active' | 'Terminating';
-    conditions?: { type: string; status: ConditionStatus; lastTransitionTime?: Time; reason?: string; message?: string }[];
+    conditions?: {
+      type: string;
+      status: ConditionStatus;
+      lastTransitionTime?: Time;
+      reason?: string;
+      message?: string;
+    }[];
   };
 }
 

@@ -14,7 +14,9 @@ function civilFromDays(days: number): { year: number; month: number; day: number
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -60,20 +62,30 @@ export function rfc3339Micro(simMs: number, epochMs: number = SIMULATION_EPOCH_M
   return `${date}T${clock}.${pad(msOfSecond, 3)}000Z`;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * An RFC 3339 timestamp back to simulated milliseconds (inverse of rfc3339 / rfc3339Micro).
  * Returns undefined for text that is not RFC 3339 (callers turn that into a validation error).
  */
-export function parseRFC3339(text: string, epochMs: number = SIMULATION_EPOCH_MS): number | undefined {
+export function parseRFC3339(
+  text: string,
+  epochMs: number = SIMULATION_EPOCH_MS,
+): number | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
   const [year, month, day, h, min, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-  if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || h! > 23 || min! > 59 || s! > 60) return undefined;
+  if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || h! > 23 || min! > 59 || s! > 60)
+    return undefined;
   const fractionMs = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
   const offsetMin = m[9] ? (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11])) : 0;
   const unixMs =
-    daysFromCivil(year!, month!, day!) * MS_PER_DAY + h! * 3_600_000 + min! * 60_000 + s! * 1000 + fractionMs - offsetMin * 60_000;
+    daysFromCivil(year!, month!, day!) * MS_PER_DAY +
+    h! * 3_600_000 +
+    min! * 60_000 +
+    s! * 1000 +
+    fractionMs -
+    offsetMin * 60_000;
   return unixMs - epochMs;
 }

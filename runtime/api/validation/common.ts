@@ -4,14 +4,30 @@
 // staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go (ValidateLabels,
 // ValidateLabelSelector).
 import type { Path } from '../field/path.ts';
-import { forbidden, invalid, required, tooLong, typeInvalid, type FieldError } from '../field/errors.ts';
-import { byteLength, isDNS1123Label, isDNS1123Subdomain, isDNS1035Label, isQualifiedName, isValidLabelValue, isValidPathSegmentName } from './names.ts';
+import {
+  forbidden,
+  invalid,
+  required,
+  tooLong,
+  typeInvalid,
+  type FieldError,
+} from '../field/errors.ts';
+import {
+  byteLength,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isDNS1035Label,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPathSegmentName,
+} from './names.ts';
 
 export type Json = unknown;
 export type JsonObject = Record<string, unknown>;
 export type NameValidator = (name: string, prefix: boolean) => string[];
 
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads an optional object field; reports a wrong type. */
 export function optObject(v: unknown, path: Path, errs: FieldError[]): JsonObject | undefined {
@@ -62,19 +78,28 @@ export function optStringMap(v: unknown, path: Path, errs: FieldError[]): Record
 
 /** ValidateNonnegativeField. */
 export function nonNegative(value: number | undefined, path: Path): FieldError[] {
-  return value !== undefined && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
+  return value !== undefined && value < 0
+    ? [invalid(path, value, 'must be greater than or equal to 0')]
+    : [];
 }
 
 // ---------------------------------------------------------------- name validators (apimachinery/pkg/api/validation/generic.go)
 
 /** maskTrailingDash: a generateName prefix may end in '-'. */
-const maskTrailingDash = (name: string): string => (name.length > 1 && name.endsWith('-') ? `${name.slice(0, -1)}a` : name);
+const maskTrailingDash = (name: string): string =>
+  name.length > 1 && name.endsWith('-') ? `${name.slice(0, -1)}a` : name;
 
-export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
-export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
-export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNSSubdomain: NameValidator = (name, prefix) =>
+  isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNSLabel: NameValidator = (name, prefix) =>
+  isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNS1035Label: NameValidator = (name, prefix) =>
+  isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 /** ValidatePathSegmentName: RBAC objects may use almost any name. */
-export const nameIsPathSegment: NameValidator = (name, prefix) => (prefix ? isValidPathSegmentName(name).filter((m) => !m.includes("'..'")) : isValidPathSegmentName(name));
+export const nameIsPathSegment: NameValidator = (name, prefix) =>
+  prefix
+    ? isValidPathSegmentName(name).filter((m) => !m.includes("'..'"))
+    : isValidPathSegmentName(name);
 
 // ---------------------------------------------------------------- labels and annotations
 
@@ -105,7 +130,12 @@ export function validateAnnotations(annotations: Record<string, string>, path: P
 /** ValidateLabelSelector (metav1 validation): operators, values, keys. */
 export function validateLabelSelector(sel: JsonObject, path: Path): FieldError[] {
   const errs: FieldError[] = [];
-  errs.push(...validateLabels(optStringMap(sel.matchLabels, path.child('matchLabels'), errs), path.child('matchLabels')));
+  errs.push(
+    ...validateLabels(
+      optStringMap(sel.matchLabels, path.child('matchLabels'), errs),
+      path.child('matchLabels'),
+    ),
+  );
   optArray(sel.matchExpressions, path.child('matchExpressions'), errs).forEach((raw, i) => {
     const p = path.child('matchExpressions').at(i);
     const e = optObject(raw, p, errs);
@@ -113,9 +143,18 @@ export function validateLabelSelector(sel: JsonObject, path: Path): FieldError[]
     const op = optString(e.operator, p.child('operator'), errs) ?? '';
     const values = optArray(e.values, p.child('values'), errs);
     if (op === 'In' || op === 'NotIn') {
-      if (values.length === 0) errs.push(required(p.child('values'), 'must be specified when `operator` is \'In\' or \'NotIn\''));
+      if (values.length === 0)
+        errs.push(
+          required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"),
+        );
     } else if (op === 'Exists' || op === 'DoesNotExist') {
-      if (values.length > 0) errs.push(forbidden(p.child('values'), 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\''));
+      if (values.length > 0)
+        errs.push(
+          forbidden(
+            p.child('values'),
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          ),
+        );
     } else {
       errs.push(invalid(p.child('operator'), op, 'not a valid selector operator'));
     }
@@ -139,23 +178,39 @@ export function validateObjectMeta(rawMeta: unknown, rules: MetaRules, path: Pat
   const name = optString(meta.name, path.child('name'), errs) ?? '';
   const generateName = optString(meta.generateName, path.child('generateName'), errs) ?? '';
   if (generateName !== '') {
-    for (const msg of rules.nameFn(generateName, true)) errs.push(invalid(path.child('generateName'), generateName, msg));
+    for (const msg of rules.nameFn(generateName, true))
+      errs.push(invalid(path.child('generateName'), generateName, msg));
   }
   if (name === '') {
-    if (generateName === '') errs.push(required(path.child('name'), 'name or generateName is required'));
+    if (generateName === '')
+      errs.push(required(path.child('name'), 'name or generateName is required'));
   } else {
     for (const msg of rules.nameFn(name, false)) errs.push(invalid(path.child('name'), name, msg));
   }
   const namespace = optString(meta.namespace, path.child('namespace'), errs) ?? '';
   if (rules.namespaced) {
     if (namespace === '') errs.push(required(path.child('namespace'), ''));
-    else for (const msg of isDNS1123Label(namespace)) errs.push(invalid(path.child('namespace'), namespace, msg));
+    else
+      for (const msg of isDNS1123Label(namespace))
+        errs.push(invalid(path.child('namespace'), namespace, msg));
   } else if (namespace !== '') {
     errs.push(forbidden(path.child('namespace'), 'not allowed on this type'));
   }
-  errs.push(...nonNegative(optInt(meta.generation, path.child('generation'), errs), path.child('generation')));
-  errs.push(...validateLabels(optStringMap(meta.labels, path.child('labels'), errs), path.child('labels')));
-  errs.push(...validateAnnotations(optStringMap(meta.annotations, path.child('annotations'), errs), path.child('annotations')));
+  errs.push(
+    ...nonNegative(
+      optInt(meta.generation, path.child('generation'), errs),
+      path.child('generation'),
+    ),
+  );
+  errs.push(
+    ...validateLabels(optStringMap(meta.labels, path.child('labels'), errs), path.child('labels')),
+  );
+  errs.push(
+    ...validateAnnotations(
+      optStringMap(meta.annotations, path.child('annotations'), errs),
+      path.child('annotations'),
+    ),
+  );
   errs.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
   errs.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
   return errs;
@@ -170,13 +225,17 @@ function validateOwnerReferences(raw: unknown, path: Path): FieldError[] {
     const apiVersion = optString(ref.apiVersion, path.at(i).child('apiVersion'), errs) ?? '';
     const kind = optString(ref.kind, path.at(i).child('kind'), errs) ?? '';
     // upstream reports owner reference fields on the unindexed list path
-    if (apiVersion === '') errs.push(invalid(path.child('apiVersion'), apiVersion, 'version must not be empty'));
+    if (apiVersion === '')
+      errs.push(invalid(path.child('apiVersion'), apiVersion, 'version must not be empty'));
     if (kind === '') errs.push(invalid(path.child('kind'), kind, 'kind must not be empty'));
-    if ((optString(ref.name, path.at(i).child('name'), errs) ?? '') === '') errs.push(invalid(path.child('name'), '', 'name must not be empty'));
-    if ((optString(ref.uid, path.at(i).child('uid'), errs) ?? '') === '') errs.push(invalid(path.child('uid'), '', 'uid must not be empty'));
+    if ((optString(ref.name, path.at(i).child('name'), errs) ?? '') === '')
+      errs.push(invalid(path.child('name'), '', 'name must not be empty'));
+    if ((optString(ref.uid, path.at(i).child('uid'), errs) ?? '') === '')
+      errs.push(invalid(path.child('uid'), '', 'uid must not be empty'));
     if (optBool(ref.controller, path.at(i).child('controller'), errs) === true) controllers++;
   });
-  if (controllers > 1) errs.push(invalid(path, raw, 'Only one reference can have Controller set to true'));
+  if (controllers > 1)
+    errs.push(invalid(path, raw, 'Only one reference can have Controller set to true'));
   return errs;
 }
 

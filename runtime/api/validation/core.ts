@@ -2,16 +2,45 @@
 // mirrors pkg/apis/core/validation/validation.go (ValidateService, ValidateNode, ValidateConfigMap),
 // pkg/apis/discovery/validation/validation.go and pkg/apis/rbac/validation/validation.go.
 import { Path } from '../field/path.ts';
-import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../field/errors.ts';
-import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue, isValidPortName, isValidPortNum } from './names.ts';
-import { optArray, optInt, optObject, optString, optStringMap, validateLabels, type JsonObject } from './common.ts';
+import {
+  duplicate,
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+  type FieldError,
+} from '../field/errors.ts';
+import {
+  isConfigMapKey,
+  isDNS1123Label,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPortName,
+  isValidPortNum,
+} from './names.ts';
+import {
+  optArray,
+  optInt,
+  optObject,
+  optString,
+  optStringMap,
+  validateLabels,
+  type JsonObject,
+} from './common.ts';
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
-function validateServicePort(raw: unknown, p: Path, many: boolean, type: string, names: Set<string>, errs: FieldError[]): void {
+function validateServicePort(
+  raw: unknown,
+  p: Path,
+  many: boolean,
+  type: string,
+  names: Set<string>,
+  errs: FieldError[],
+): void {
   const sp = optObject(raw, p, errs);
   if (!sp) return;
   const name = optString(sp.name, p.child('name'), errs) ?? '';
@@ -25,13 +54,21 @@ function validateServicePort(raw: unknown, p: Path, many: boolean, type: string,
   for (const msg of isValidPortNum(port)) errs.push(invalid(p.child('port'), port, msg));
   const protocol = optString(sp.protocol, p.child('protocol'), errs) ?? '';
   if (protocol === '') errs.push(required(p.child('protocol'), ''));
-  else if (!PROTOCOLS.includes(protocol)) errs.push(notSupported(p.child('protocol'), protocol, PROTOCOLS));
+  else if (!PROTOCOLS.includes(protocol))
+    errs.push(notSupported(p.child('protocol'), protocol, PROTOCOLS));
   const target = sp.targetPort;
-  if (typeof target === 'number') for (const msg of isValidPortNum(target)) errs.push(invalid(p.child('targetPort'), target, msg));
-  else if (typeof target === 'string') for (const msg of isValidPortName(target)) errs.push(invalid(p.child('targetPort'), target, msg));
+  if (typeof target === 'number')
+    for (const msg of isValidPortNum(target))
+      errs.push(invalid(p.child('targetPort'), target, msg));
+  else if (typeof target === 'string')
+    for (const msg of isValidPortName(target))
+      errs.push(invalid(p.child('targetPort'), target, msg));
   const nodePort = optInt(sp.nodePort, p.child('nodePort'), errs) ?? 0;
-  if (nodePort !== 0 && type === 'ClusterIP') errs.push(forbidden(p.child('nodePort'), "may not be used when `type` is 'ClusterIP'"));
-  else if (nodePort !== 0) for (const msg of isValidPortNum(nodePort)) errs.push(invalid(p.child('nodePort'), nodePort, msg));
+  if (nodePort !== 0 && type === 'ClusterIP')
+    errs.push(forbidden(p.child('nodePort'), "may not be used when `type` is 'ClusterIP'"));
+  else if (nodePort !== 0)
+    for (const msg of isValidPortNum(nodePort))
+      errs.push(invalid(p.child('nodePort'), nodePort, msg));
 }
 
 export function validateService(obj: JsonObject): FieldError[] {
@@ -41,16 +78,26 @@ export function validateService(obj: JsonObject): FieldError[] {
   if (!spec) return errs.length ? errs : [required(path, '')];
   const type = optString(spec.type, path.child('type'), errs) ?? '';
   if (type === '') errs.push(required(path.child('type'), ''));
-  else if (!SERVICE_TYPES.includes(type)) errs.push(notSupported(path.child('type'), type, SERVICE_TYPES));
+  else if (!SERVICE_TYPES.includes(type))
+    errs.push(notSupported(path.child('type'), type, SERVICE_TYPES));
   const ports = optArray(spec.ports, path.child('ports'), errs);
   const headless = spec.clusterIP === 'None';
-  if (ports.length === 0 && !headless && type !== 'ExternalName') errs.push(required(path.child('ports'), ''));
+  if (ports.length === 0 && !headless && type !== 'ExternalName')
+    errs.push(required(path.child('ports'), ''));
   const names = new Set<string>();
-  ports.forEach((sp, i) => validateServicePort(sp, path.child('ports').at(i), ports.length > 1, type, names, errs));
-  errs.push(...validateLabels(optStringMap(spec.selector, path.child('selector'), errs), path.child('selector')));
+  ports.forEach((sp, i) =>
+    validateServicePort(sp, path.child('ports').at(i), ports.length > 1, type, names, errs),
+  );
+  errs.push(
+    ...validateLabels(
+      optStringMap(spec.selector, path.child('selector'), errs),
+      path.child('selector'),
+    ),
+  );
   const affinity = optString(spec.sessionAffinity, path.child('sessionAffinity'), errs) ?? '';
   if (affinity === '') errs.push(required(path.child('sessionAffinity'), ''));
-  else if (affinity !== 'ClientIP' && affinity !== 'None') errs.push(notSupported(path.child('sessionAffinity'), affinity, ['ClientIP', 'None']));
+  else if (affinity !== 'ClientIP' && affinity !== 'None')
+    errs.push(notSupported(path.child('sessionAffinity'), affinity, ['ClientIP', 'None']));
   if (type === 'ExternalName') {
     const external = optString(spec.externalName, path.child('externalName'), errs) ?? '';
     if (external === '') errs.push(required(path.child('externalName'), ''));
@@ -73,7 +120,8 @@ export function validateNode(obj: JsonObject): FieldError[] {
     for (const msg of isValidLabelValue(value)) errs.push(invalid(p.child('value'), value, msg));
     const effect = optString(t.effect, p.child('effect'), errs) ?? '';
     if (effect === '') errs.push(required(p.child('effect'), ''));
-    else if (!TAINT_EFFECTS.includes(effect)) errs.push(notSupported(p.child('effect'), effect, TAINT_EFFECTS));
+    else if (!TAINT_EFFECTS.includes(effect))
+      errs.push(notSupported(p.child('effect'), effect, TAINT_EFFECTS));
   });
   return errs;
 }
@@ -82,10 +130,12 @@ export function validateConfigMap(obj: JsonObject): FieldError[] {
   const errs: FieldError[] = [];
   const data = optStringMap(obj.data, Path.of('data'), errs);
   const binary = optStringMap(obj.binaryData, Path.of('binaryData'), errs);
-  for (const key of Object.keys(data)) for (const msg of isConfigMapKey(key)) errs.push(invalid(Path.of('data'), key, msg));
+  for (const key of Object.keys(data))
+    for (const msg of isConfigMapKey(key)) errs.push(invalid(Path.of('data'), key, msg));
   for (const key of Object.keys(binary)) {
     for (const msg of isConfigMapKey(key)) errs.push(invalid(Path.of('binaryData'), key, msg));
-    if (key in data) errs.push(invalid(Path.of('data'), key, 'duplicate of key present in binaryData'));
+    if (key in data)
+      errs.push(invalid(Path.of('data'), key, 'duplicate of key present in binaryData'));
   }
   return errs;
 }
@@ -101,7 +151,8 @@ export function validateEndpointSlice(obj: JsonObject): FieldError[] {
     const e = optObject(raw, p, errs);
     if (!e) return;
     const addresses = optArray(e.addresses, p.child('addresses'), errs);
-    if (addresses.length === 0) errs.push(required(p.child('addresses'), 'must contain at least 1 address'));
+    if (addresses.length === 0)
+      errs.push(required(p.child('addresses'), 'must contain at least 1 address'));
   });
   return errs;
 }
@@ -115,25 +166,44 @@ function validatePolicyRules(obj: JsonObject, namespaced: boolean): FieldError[]
     const rule = optObject(raw, p, errs);
     if (!rule) return;
     const verbs = optArray(rule.verbs, p.child('verbs'), errs);
-    if (verbs.length === 0) errs.push(required(p.child('verbs'), 'verbs must contain at least one value'));
+    if (verbs.length === 0)
+      errs.push(required(p.child('verbs'), 'verbs must contain at least one value'));
     const urls = optArray(rule.nonResourceURLs, p.child('nonResourceURLs'), errs);
     const groups = optArray(rule.apiGroups, p.child('apiGroups'), errs);
     const resources = optArray(rule.resources, p.child('resources'), errs);
     if (urls.length > 0) {
-      if (namespaced) errs.push(invalid(p.child('nonResourceURLs'), urls, 'namespaced rules cannot apply to non-resource URLs'));
+      if (namespaced)
+        errs.push(
+          invalid(
+            p.child('nonResourceURLs'),
+            urls,
+            'namespaced rules cannot apply to non-resource URLs',
+          ),
+        );
       if (groups.length > 0 || resources.length > 0) {
-        errs.push(invalid(p.child('nonResourceURLs'), urls, 'rules cannot apply to both regular resources and non-resource URLs'));
+        errs.push(
+          invalid(
+            p.child('nonResourceURLs'),
+            urls,
+            'rules cannot apply to both regular resources and non-resource URLs',
+          ),
+        );
       }
       return;
     }
-    if (groups.length === 0) errs.push(required(p.child('apiGroups'), 'resource rules must supply at least one api group'));
-    if (resources.length === 0) errs.push(required(p.child('resources'), 'resource rules must supply at least one resource'));
+    if (groups.length === 0)
+      errs.push(
+        required(p.child('apiGroups'), 'resource rules must supply at least one api group'),
+      );
+    if (resources.length === 0)
+      errs.push(required(p.child('resources'), 'resource rules must supply at least one resource'));
   });
   return errs;
 }
 
 export const validateRole = (obj: JsonObject): FieldError[] => validatePolicyRules(obj, true);
-export const validateClusterRole = (obj: JsonObject): FieldError[] => validatePolicyRules(obj, false);
+export const validateClusterRole = (obj: JsonObject): FieldError[] =>
+  validatePolicyRules(obj, false);
 
 function validateSubjects(obj: JsonObject, clusterScoped: boolean): FieldError[] {
   const errs: FieldError[] = [];
@@ -147,7 +217,8 @@ function validateSubjects(obj: JsonObject, clusterScoped: boolean): FieldError[]
     const group = optString(s.apiGroup, p.child('apiGroup'), errs) ?? '';
     if (kind === 'ServiceAccount') {
       if (group !== '') errs.push(notSupported(p.child('apiGroup'), group, ['']));
-      if (clusterScoped && (optString(s.namespace, p.child('namespace'), errs) ?? '') === '') errs.push(required(p.child('namespace'), ''));
+      if (clusterScoped && (optString(s.namespace, p.child('namespace'), errs) ?? '') === '')
+        errs.push(required(p.child('namespace'), ''));
     } else if (kind === 'User' || kind === 'Group') {
       if (group !== RBAC_GROUP) errs.push(notSupported(p.child('apiGroup'), group, [RBAC_GROUP]));
     } else {
@@ -166,7 +237,8 @@ function validateRoleRef(obj: JsonObject, kinds: string[]): FieldError[] {
   if (group !== RBAC_GROUP) errs.push(notSupported(p.child('apiGroup'), group, [RBAC_GROUP]));
   const kind = optString(ref.kind, p.child('kind'), errs) ?? '';
   if (!kinds.includes(kind)) errs.push(notSupported(p.child('kind'), kind, kinds));
-  if ((optString(ref.name, p.child('name'), errs) ?? '') === '') errs.push(required(p.child('name'), ''));
+  if ((optString(ref.name, p.child('name'), errs) ?? '') === '')
+    errs.push(required(p.child('name'), ''));
   return errs;
 }
 

@@ -31,7 +31,8 @@ export const maxLenError = (length: number): string => `must be no more than ${l
 /** EmptyError. */
 export const emptyError = (): string => 'must be non-empty';
 /** InclusiveRangeError. */
-export const inclusiveRangeError = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
+export const inclusiveRangeError = (lo: number, hi: number): string =>
+  `must be between ${lo} and ${hi}, inclusive`;
 
 /** RegexError: "<msg> (e.g. 'a',  or 'b', regex used for validation is '<fmt>')" — note the double space upstream produces. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
@@ -56,7 +57,8 @@ export function byteLength(s: string): number {
 
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH)
+    errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!DNS1123_LABEL_RE.test(value)) {
     if (DNS1123_SUBDOMAIN_RE.test(value)) errs.push('must not contain dots');
     else
@@ -74,7 +76,8 @@ export function isDNS1123Label(value: string): string[] {
 
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH)
+    errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!DNS1123_SUBDOMAIN_RE.test(value)) {
     errs.push(
       regexError(
@@ -89,7 +92,8 @@ export function isDNS1123Subdomain(value: string): string[] {
 
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1035_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1035_LABEL_MAX_LENGTH));
+  if (byteLength(value) > DNS1035_LABEL_MAX_LENGTH)
+    errs.push(maxLenError(DNS1035_LABEL_MAX_LENGTH));
   if (!DNS1035_LABEL_RE.test(value)) {
     errs.push(
       regexError(
@@ -103,7 +107,8 @@ export function isDNS1035Label(value: string): string[] {
   return errs;
 }
 
-const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_ERR =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 /** IsQualifiedName (label keys, annotation keys, finalizers): [prefix/]name. */
 export function isQualifiedName(value: string): string[] {
@@ -123,9 +128,12 @@ export function isQualifiedName(value: string): string[] {
     ];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (byteLength(name) > QUALIFIED_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`);
+  else if (byteLength(name) > QUALIFIED_NAME_MAX_LENGTH)
+    errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`);
   if (!QUALIFIED_NAME_RE.test(name)) {
-    errs.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+    errs.push(
+      `name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`,
+    );
   }
   return errs;
 }
@@ -149,7 +157,9 @@ export function isValidLabelValue(value: string): string[] {
 
 /** IsValidPortNum: 1..65535. */
 export function isValidPortNum(port: number): string[] {
-  return Number.isInteger(port) && port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];
+  return Number.isInteger(port) && port >= 1 && port <= 65535
+    ? []
+    : [inclusiveRangeError(1, 65535)];
 }
 
 export function isInRange(value: number, min: number, max: number): string[] {
@@ -160,17 +170,26 @@ export function isInRange(value: number, min: number, max: number): string[] {
 export function isValidPortName(port: string): string[] {
   const errs: string[] = [];
   if (byteLength(port) > 15) errs.push(maxLenError(15));
-  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/^[-a-z0-9]+$/.test(port))
+    errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
   if (port.includes('--')) errs.push('must not contain consecutive hyphens');
-  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-')))
+    errs.push('must not begin or end with a hyphen');
   return errs;
 }
 
 export function isValidPercent(percent: string): string[] {
   return whole(PERCENT_FMT).test(percent)
     ? []
-    : [regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')];
+    : [
+        regexError(
+          "a valid percent string must be a numeric string followed by an ending '%'",
+          PERCENT_FMT,
+          '1%',
+          '93%',
+        ),
+      ];
 }
 
 export function isCIdentifier(value: string): string[] {
@@ -196,10 +215,17 @@ function chDirPrefix(value: string): string[] {
 
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH)
+    errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!whole(CONFIG_MAP_KEY_FMT).test(value)) {
     errs.push(
-      regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_MAP_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'),
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        CONFIG_MAP_KEY_FMT,
+        'key.name',
+        'KEY_NAME',
+        'key-name',
+      ),
     );
   }
   return [...errs, ...chDirPrefix(value)];

@@ -3,9 +3,23 @@
 // validateContainerPorts, ValidateResourceRequirements, validateRestartPolicy, validateDNSPolicy,
 // ValidateTolerations, validateProbe).
 import { Path } from '../field/path.ts';
-import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../field/errors.ts';
+import {
+  duplicate,
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+  type FieldError,
+} from '../field/errors.ts';
 import { Quantity } from '../resource/quantity.ts';
-import { isDNS1123Label, isDNS1123Subdomain, isEnvVarName, isQualifiedName, isValidPortName, isValidPortNum } from './names.ts';
+import {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isEnvVarName,
+  isQualifiedName,
+  isValidPortName,
+  isValidPortNum,
+} from './names.ts';
 import {
   nonNegative,
   optArray,
@@ -43,14 +57,23 @@ export function validateResources(raw: unknown, path: Path): FieldError[] {
   const limits = quantities(r.limits, path.child('limits'), errs);
   const requests = quantities(r.requests, path.child('requests'), errs);
   for (const [name, q] of limits) {
-    if (q.sign() < 0) errs.push(invalid(path.child('limits').key(name), q.toString(), 'must be greater than or equal to 0'));
+    if (q.sign() < 0)
+      errs.push(
+        invalid(path.child('limits').key(name), q.toString(), 'must be greater than or equal to 0'),
+      );
   }
   for (const [name, q] of requests) {
     const p = path.child('requests').key(name);
     if (q.sign() < 0) errs.push(invalid(p, q.toString(), 'must be greater than or equal to 0'));
     const limit = limits.get(name);
     if (limit && q.cmp(limit) > 0) {
-      errs.push(invalid(p, q.toString(), `must be less than or equal to ${name} limit of ${limit.toString()}`));
+      errs.push(
+        invalid(
+          p,
+          q.toString(),
+          `must be less than or equal to ${name} limit of ${limit.toString()}`,
+        ),
+      );
     }
   }
   return errs;
@@ -60,14 +83,24 @@ function validateProbe(raw: unknown, path: Path, liveness: boolean): FieldError[
   const errs: FieldError[] = [];
   const p = optObject(raw, path, errs);
   if (!p) return errs;
-  const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter((h) => p[h] !== undefined && p[h] !== null);
+  const handlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'].filter(
+    (h) => p[h] !== undefined && p[h] !== null,
+  );
   if (handlers.length === 0) errs.push(required(path, 'must specify a handler type'));
-  else if (handlers.length > 1) errs.push(forbidden(path.child(handlers[1]!), 'may not specify more than 1 handler type'));
-  for (const field of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+  else if (handlers.length > 1)
+    errs.push(forbidden(path.child(handlers[1]!), 'may not specify more than 1 handler type'));
+  for (const field of [
+    'initialDelaySeconds',
+    'timeoutSeconds',
+    'periodSeconds',
+    'successThreshold',
+    'failureThreshold',
+  ]) {
     errs.push(...nonNegative(optInt(p[field], path.child(field), errs), path.child(field)));
   }
   const success = optInt(p.successThreshold, path.child('successThreshold'), errs);
-  if (liveness && success !== undefined && success !== 1) errs.push(invalid(path.child('successThreshold'), success, 'must be 1'));
+  if (liveness && success !== undefined && success !== 1)
+    errs.push(invalid(path.child('successThreshold'), success, 'must be 1'));
   return errs;
 }
 
@@ -86,12 +119,17 @@ function validatePorts(raw: unknown, path: Path): FieldError[] {
     }
     const containerPort = optInt(port.containerPort, p.child('containerPort'), errs) ?? 0;
     if (containerPort === 0) errs.push(required(p.child('containerPort'), ''));
-    else for (const msg of isValidPortNum(containerPort)) errs.push(invalid(p.child('containerPort'), containerPort, msg));
+    else
+      for (const msg of isValidPortNum(containerPort))
+        errs.push(invalid(p.child('containerPort'), containerPort, msg));
     const hostPort = optInt(port.hostPort, p.child('hostPort'), errs) ?? 0;
-    if (hostPort !== 0) for (const msg of isValidPortNum(hostPort)) errs.push(invalid(p.child('hostPort'), hostPort, msg));
+    if (hostPort !== 0)
+      for (const msg of isValidPortNum(hostPort))
+        errs.push(invalid(p.child('hostPort'), hostPort, msg));
     const protocol = optString(port.protocol, p.child('protocol'), errs) ?? '';
     if (protocol === '') errs.push(required(p.child('protocol'), ''));
-    else if (!PROTOCOLS.includes(protocol)) errs.push(notSupported(p.child('protocol'), protocol, PROTOCOLS));
+    else if (!PROTOCOLS.includes(protocol))
+      errs.push(notSupported(p.child('protocol'), protocol, PROTOCOLS));
   });
   return errs;
 }
@@ -119,10 +157,12 @@ function validateContainer(c: JsonObject, p: Path, names: Set<string>, errs: Fie
   }
   const image = optString(c.image, p.child('image'), errs) ?? '';
   if (image === '') errs.push(required(p.child('image'), ''));
-  else if (image !== image.trim()) errs.push(invalid(p.child('image'), image, 'must not have leading or trailing whitespace'));
+  else if (image !== image.trim())
+    errs.push(invalid(p.child('image'), image, 'must not have leading or trailing whitespace'));
   const policy = optString(c.imagePullPolicy, p.child('imagePullPolicy'), errs) ?? '';
   if (policy === '') errs.push(required(p.child('imagePullPolicy'), ''));
-  else if (!PULL_POLICIES.includes(policy)) errs.push(notSupported(p.child('imagePullPolicy'), policy, PULL_POLICIES));
+  else if (!PULL_POLICIES.includes(policy))
+    errs.push(notSupported(p.child('imagePullPolicy'), policy, PULL_POLICIES));
   optArray(c.command, p.child('command'), errs);
   optArray(c.args, p.child('args'), errs);
   errs.push(...validatePorts(c.ports, p.child('ports')));
@@ -133,7 +173,12 @@ function validateContainer(c: JsonObject, p: Path, names: Set<string>, errs: Fie
   errs.push(...validateProbe(c.startupProbe, p.child('startupProbe'), true));
 }
 
-function validateContainers(raw: unknown, path: Path, names: Set<string>, requireOne: boolean): FieldError[] {
+function validateContainers(
+  raw: unknown,
+  path: Path,
+  names: Set<string>,
+  requireOne: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   const list = optArray(raw, path, errs);
   if (requireOne && list.length === 0 && errs.length === 0) return [required(path, '')];
@@ -155,16 +200,37 @@ function validateTolerations(raw: unknown, path: Path): FieldError[] {
     const operator = optString(t.operator, p.child('operator'), errs) ?? 'Equal';
     const value = optString(t.value, p.child('value'), errs) ?? '';
     const effect = optString(t.effect, p.child('effect'), errs) ?? '';
-    if (key !== '') for (const msg of isQualifiedName(key)) errs.push(invalid(p.child('key'), key, msg));
+    if (key !== '')
+      for (const msg of isQualifiedName(key)) errs.push(invalid(p.child('key'), key, msg));
     if (key === '' && operator !== 'Exists') {
-      errs.push(invalid(p.child('operator'), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+      errs.push(
+        invalid(
+          p.child('operator'),
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      );
     }
-    if (optInt(t.tolerationSeconds, p.child('tolerationSeconds'), errs) !== undefined && effect !== 'NoExecute') {
-      errs.push(invalid(p.child('effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    if (
+      optInt(t.tolerationSeconds, p.child('tolerationSeconds'), errs) !== undefined &&
+      effect !== 'NoExecute'
+    ) {
+      errs.push(
+        invalid(
+          p.child('effect'),
+          effect,
+          "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        ),
+      );
     }
-    if (operator === 'Exists' && value !== '') errs.push(invalid(p.child('operator'), value, "value must be empty when `operator` is 'Exists'"));
-    else if (operator !== 'Equal' && operator !== 'Exists') errs.push(notSupported(p.child('operator'), operator, ['Equal', 'Exists']));
-    if (effect !== '' && !TAINT_EFFECTS.includes(effect)) errs.push(notSupported(p.child('effect'), effect, TAINT_EFFECTS));
+    if (operator === 'Exists' && value !== '')
+      errs.push(
+        invalid(p.child('operator'), value, "value must be empty when `operator` is 'Exists'"),
+      );
+    else if (operator !== 'Equal' && operator !== 'Exists')
+      errs.push(notSupported(p.child('operator'), operator, ['Equal', 'Exists']));
+    if (effect !== '' && !TAINT_EFFECTS.includes(effect))
+      errs.push(notSupported(p.child('effect'), effect, TAINT_EFFECTS));
   });
   return errs;
 }
@@ -179,18 +245,35 @@ export function validatePodSpec(raw: unknown, path: Path): FieldError[] {
   errs.push(...validateContainers(spec.initContainers, path.child('initContainers'), names, false));
   const restart = optString(spec.restartPolicy, path.child('restartPolicy'), errs) ?? '';
   if (restart === '') errs.push(required(path.child('restartPolicy'), ''));
-  else if (!RESTART_POLICIES.includes(restart)) errs.push(notSupported(path.child('restartPolicy'), restart, RESTART_POLICIES));
+  else if (!RESTART_POLICIES.includes(restart))
+    errs.push(notSupported(path.child('restartPolicy'), restart, RESTART_POLICIES));
   const dns = optString(spec.dnsPolicy, path.child('dnsPolicy'), errs) ?? '';
   if (dns === '') errs.push(required(path.child('dnsPolicy'), ''));
-  else if (!DNS_POLICIES.includes(dns)) errs.push(notSupported(path.child('dnsPolicy'), dns, DNS_POLICIES));
-  errs.push(...validateLabels(optStringMap(spec.nodeSelector, path.child('nodeSelector'), errs), path.child('nodeSelector')));
+  else if (!DNS_POLICIES.includes(dns))
+    errs.push(notSupported(path.child('dnsPolicy'), dns, DNS_POLICIES));
+  errs.push(
+    ...validateLabels(
+      optStringMap(spec.nodeSelector, path.child('nodeSelector'), errs),
+      path.child('nodeSelector'),
+    ),
+  );
   const nodeName = optString(spec.nodeName, path.child('nodeName'), errs) ?? '';
-  if (nodeName !== '') for (const msg of isDNS1123Subdomain(nodeName)) errs.push(invalid(path.child('nodeName'), nodeName, msg));
+  if (nodeName !== '')
+    for (const msg of isDNS1123Subdomain(nodeName))
+      errs.push(invalid(path.child('nodeName'), nodeName, msg));
   const sa = optString(spec.serviceAccountName, path.child('serviceAccountName'), errs) ?? '';
-  if (sa !== '') for (const msg of isDNS1123Subdomain(sa)) errs.push(invalid(path.child('serviceAccountName'), sa, msg));
+  if (sa !== '')
+    for (const msg of isDNS1123Subdomain(sa))
+      errs.push(invalid(path.child('serviceAccountName'), sa, msg));
   const deadline = optInt(spec.activeDeadlineSeconds, path.child('activeDeadlineSeconds'), errs);
   if (deadline !== undefined && (deadline < 1 || deadline > 2_147_483_647)) {
-    errs.push(invalid(path.child('activeDeadlineSeconds'), deadline, 'must be between 1 and 2147483647, inclusive'));
+    errs.push(
+      invalid(
+        path.child('activeDeadlineSeconds'),
+        deadline,
+        'must be between 1 and 2147483647, inclusive',
+      ),
+    );
   }
   optInt(spec.terminationGracePeriodSeconds, path.child('terminationGracePeriodSeconds'), errs);
   optInt(spec.priority, path.child('priority'), errs);

@@ -11,8 +11,16 @@ const messages = (obj: KubeObject): string[] => validateObject(defaultObject(obj
 const pod = (spec: object, metadata: object = { name: 'web', namespace: 'default' }): KubeObject =>
   ({ apiVersion: 'v1', kind: 'Pod', metadata, spec }) as KubeObject;
 const deployment = (spec: object): KubeObject =>
-  ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec }) as KubeObject;
-const template = (labels: object, containers: object[] = [{ name: 'web', image: 'nginx' }]) => ({ metadata: { labels }, spec: { containers } });
+  ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
+    spec,
+  }) as KubeObject;
+const template = (labels: object, containers: object[] = [{ name: 'web', image: 'nginx' }]) => ({
+  metadata: { labels },
+  spec: { containers },
+});
 
 describe('Pod', () => {
   it('accepts a minimal pod', () => {
@@ -20,7 +28,11 @@ describe('Pod', () => {
   });
   it.each([
     ['no containers', pod({ containers: [] }), ['spec.containers: Required value']],
-    ['no image', pod({ containers: [{ name: 'web' }] }), ['spec.containers[0].image: Required value']],
+    [
+      'no image',
+      pod({ containers: [{ name: 'web' }] }),
+      ['spec.containers[0].image: Required value'],
+    ],
     [
       'bad container name',
       pod({ containers: [{ name: 'Web', image: 'nginx' }] }),
@@ -30,29 +42,55 @@ describe('Pod', () => {
     ],
     [
       'duplicate names',
-      pod({ containers: [{ name: 'a', image: 'x' }, { name: 'a', image: 'y' }] }),
+      pod({
+        containers: [
+          { name: 'a', image: 'x' },
+          { name: 'a', image: 'y' },
+        ],
+      }),
       ['spec.containers[1].name: Duplicate value: "a"'],
     ],
     [
       'requests above limits',
-      pod({ containers: [{ name: 'a', image: 'x', resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }] }),
-      ['spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1'],
+      pod({
+        containers: [
+          { name: 'a', image: 'x', resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } },
+        ],
+      }),
+      [
+        'spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1',
+      ],
     ],
     [
       'port out of range',
       pod({ containers: [{ name: 'a', image: 'x', ports: [{ containerPort: 70000 }] }] }),
-      ['spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive'],
+      [
+        'spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      ],
     ],
     [
       'restart policy',
       pod({ restartPolicy: 'Sometimes', containers: [{ name: 'a', image: 'x' }] }),
-      ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"'],
+      [
+        'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
+      ],
     ],
-    ['no name', pod({ containers: [{ name: 'a', image: 'x' }] }, { namespace: 'default' }), ['metadata.name: Required value: name or generateName is required']],
-    ['no namespace', pod({ containers: [{ name: 'a', image: 'x' }] }, { name: 'web' }), ['metadata.namespace: Required value']],
+    [
+      'no name',
+      pod({ containers: [{ name: 'a', image: 'x' }] }, { namespace: 'default' }),
+      ['metadata.name: Required value: name or generateName is required'],
+    ],
+    [
+      'no namespace',
+      pod({ containers: [{ name: 'a', image: 'x' }] }, { name: 'web' }),
+      ['metadata.namespace: Required value'],
+    ],
     [
       'bad label value',
-      pod({ containers: [{ name: 'a', image: 'x' }] }, { name: 'web', namespace: 'default', labels: { app: 'web!' } }),
+      pod(
+        { containers: [{ name: 'a', image: 'x' }] },
+        { name: 'web', namespace: 'default', labels: { app: 'web!' } },
+      ),
       [
         `metadata.labels: Invalid value: "web!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
       ],
@@ -60,16 +98,28 @@ describe('Pod', () => {
     [
       'bad quantity',
       pod({ containers: [{ name: 'a', image: 'x', resources: { requests: { memory: '1 Gi' } } }] }),
-      [`spec.containers[0].resources.requests[memory]: Invalid value: "1 Gi": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`],
+      [
+        `spec.containers[0].resources.requests[memory]: Invalid value: "1 Gi": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+      ],
     ],
   ])('%s', (_name, obj, want) => {
     expect(messages(obj)).toEqual(want);
   });
   it('accepts generateName prefixes ending in a dash', () => {
-    expect(messages(pod({ containers: [{ name: 'a', image: 'x' }] }, { generateName: 'web-', namespace: 'default' }))).toEqual([]);
+    expect(
+      messages(
+        pod(
+          { containers: [{ name: 'a', image: 'x' }] },
+          { generateName: 'web-', namespace: 'default' },
+        ),
+      ),
+    ).toEqual([]);
   });
   it('builds the Status kubectl shows', () => {
-    const obj = pod({ containers: [{ name: 'web' }, { name: 'web', image: 'x' }] }, { name: 'Web', namespace: 'default' });
+    const obj = pod(
+      { containers: [{ name: 'web' }, { name: 'web', image: 'x' }] },
+      { name: 'Web', namespace: 'default' },
+    );
     const errs = validateObject(defaultObject(obj));
     expect(newInvalid({ group: '', kind: 'Pod' }, 'Web', errs).message).toBe(
       `Pod "Web" is invalid: [metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), spec.containers[0].image: Required value, spec.containers[1].name: Duplicate value: "web"]`,
@@ -79,23 +129,38 @@ describe('Pod', () => {
 
 describe('Deployment', () => {
   it('accepts a matching selector', () => {
-    expect(messages(deployment({ selector: { matchLabels: { app: 'web' } }, template: template({ app: 'web' }) }))).toEqual([]);
+    expect(
+      messages(
+        deployment({
+          selector: { matchLabels: { app: 'web' } },
+          template: template({ app: 'web' }),
+        }),
+      ),
+    ).toEqual([]);
   });
   it.each([
     [
       'selector does not match',
       { selector: { matchLabels: { app: 'web' } }, template: template({ app: 'api' }) },
-      ['spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`'],
+      [
+        'spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`',
+      ],
     ],
     ['no selector', { template: template({ app: 'web' }) }, ['spec.selector: Required value']],
     [
       'empty selector',
       { selector: {}, template: template({ app: 'web' }) },
-      ['spec.selector: Invalid value: &v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment'],
+      [
+        'spec.selector: Invalid value: &v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment',
+      ],
     ],
     [
       'negative replicas',
-      { replicas: -1, selector: { matchLabels: { app: 'web' } }, template: template({ app: 'web' }) },
+      {
+        replicas: -1,
+        selector: { matchLabels: { app: 'web' } },
+        template: template({ app: 'web' }),
+      },
       ['spec.replicas: Invalid value: -1: must be greater than or equal to 0'],
     ],
     [
@@ -105,17 +170,31 @@ describe('Deployment', () => {
         template: template({ app: 'web' }),
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: '0%' } },
       },
-      ['spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "0%": may not be 0 when `maxSurge` is 0'],
+      [
+        'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "0%": may not be 0 when `maxSurge` is 0',
+      ],
     ],
     [
       'template restartPolicy',
-      { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'x' }] } } },
+      {
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'x' }] },
+        },
+      },
       ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"'],
     ],
     [
       'over 100%',
-      { selector: { matchLabels: { app: 'web' } }, template: template({ app: 'web' }), strategy: { rollingUpdate: { maxUnavailable: '150%' } } },
-      ['spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "150%": must not be greater than 100%'],
+      {
+        selector: { matchLabels: { app: 'web' } },
+        template: template({ app: 'web' }),
+        strategy: { rollingUpdate: { maxUnavailable: '150%' } },
+      },
+      [
+        'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "150%": must not be greater than 100%',
+      ],
     ],
   ])('%s', (_name, spec, want) => {
     expect(messages(deployment(spec))).toEqual(want);
@@ -124,7 +203,11 @@ describe('Deployment', () => {
 
 describe('other kinds', () => {
   it('Service names are DNS-1035 labels and ports are checked', () => {
-    const svc = { kind: 'Service', metadata: { name: '1web', namespace: 'default' }, spec: { ports: [{ port: 0 }] } } as KubeObject;
+    const svc = {
+      kind: 'Service',
+      metadata: { name: '1web', namespace: 'default' },
+      spec: { ports: [{ port: 0 }] },
+    } as KubeObject;
     expect(messages(svc)).toEqual([
       `metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
       'spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive',
@@ -132,25 +215,51 @@ describe('other kinds', () => {
     ]);
   });
   it('Namespaces are cluster-scoped', () => {
-    expect(messages({ kind: 'Namespace', metadata: { name: 'a', namespace: 'b' } })).toEqual(['metadata.namespace: Forbidden: not allowed on this type']);
+    expect(messages({ kind: 'Namespace', metadata: { name: 'a', namespace: 'b' } })).toEqual([
+      'metadata.namespace: Forbidden: not allowed on this type',
+    ]);
   });
   it('RBAC rules and bindings', () => {
-    expect(messages({ kind: 'Role', metadata: { name: 'r', namespace: 'default' }, rules: [{ verbs: [] }] } as KubeObject)).toEqual([
+    expect(
+      messages({
+        kind: 'Role',
+        metadata: { name: 'r', namespace: 'default' },
+        rules: [{ verbs: [] }],
+      } as KubeObject),
+    ).toEqual([
       'rules[0].verbs: Required value: verbs must contain at least one value',
       'rules[0].apiGroups: Required value: resource rules must supply at least one api group',
       'rules[0].resources: Required value: resource rules must supply at least one resource',
     ]);
     expect(
-      messages({ kind: 'ClusterRoleBinding', metadata: { name: 'b' }, roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'ServiceAccount', name: 'sa' }] } as KubeObject),
-    ).toEqual(['roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"', 'subjects[0].namespace: Required value']);
+      messages({
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'b' },
+        roleRef: { kind: 'Role', name: 'r' },
+        subjects: [{ kind: 'ServiceAccount', name: 'sa' }],
+      } as KubeObject),
+    ).toEqual([
+      'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"',
+      'subjects[0].namespace: Required value',
+    ]);
   });
   it('ConfigMap keys', () => {
-    expect(messages({ kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { 'a b': '1' } } as KubeObject)).toEqual([
+    expect(
+      messages({
+        kind: 'ConfigMap',
+        metadata: { name: 'c', namespace: 'default' },
+        data: { 'a b': '1' },
+      } as KubeObject),
+    ).toEqual([
       `data: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
     ]);
   });
   it('rejects non-objects and unknown kinds as values', () => {
-    expect(validateObject(42).map(errorString)).toEqual(['<nil>: Invalid value: 42: object must be a JSON object']);
-    expect(validateObject({ kind: 'Widget' }).map(errorString)).toEqual(['kind: Invalid value: "Widget": no validation rules for this kind']);
+    expect(validateObject(42).map(errorString)).toEqual([
+      '<nil>: Invalid value: 42: object must be a JSON object',
+    ]);
+    expect(validateObject({ kind: 'Widget' }).map(errorString)).toEqual([
+      'kind: Invalid value: "Widget": no validation rules for this kind',
+    ]);
   });
 });

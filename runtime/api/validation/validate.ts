@@ -63,7 +63,11 @@ export function validateObject(obj: unknown, kind?: string): FieldError[] {
   const rules = RULES[k];
   const info = resourceForKind(k);
   if (!rules || !info) return [invalid(Path.of('kind'), k, 'no validation rules for this kind')];
-  const errs = validateObjectMeta(obj.metadata, { namespaced: info.namespaced, nameFn: rules.nameFn }, Path.of('metadata'));
+  const errs = validateObjectMeta(
+    obj.metadata,
+    { namespaced: info.namespaced, nameFn: rules.nameFn },
+    Path.of('metadata'),
+  );
   if (rules.spec) errs.push(...rules.spec(obj));
   return errs;
 }
