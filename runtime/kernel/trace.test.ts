@@ -52,15 +52,19 @@ describe('trace', () => {
     expect(t.hash()).not.toBe('cbf29ce484222325');
   });
 
-  it('matches FNV-1a 64 reference values for ASCII text', () => {
-    // FNV-1a 64 of "a" is af63dc4c8601ec8c; our record serializes as "0\tk\ta\t\n", so check the
-    // mixing through a record whose serialization we compute with BigInt here.
-    const text = '0\tk\ta\t\n';
+  it('matches a BigInt FNV-1a 64 over the documented canonical serialization', () => {
+    const timeMs = 2 ** 33 + 70_000; // exercises every 16-bit unit of the time
+    const units = [
+      0,
+      2,
+      1,
+      70_000 - 65_536,
+      ...[...'kind\tactor\tdetail \u00e9\n'].map((c) => c.charCodeAt(0)),
+    ];
     let h = 0xcbf29ce484222325n;
-    for (const ch of text)
-      h = ((h ^ BigInt(ch.charCodeAt(0))) * 0x100000001b3n) & 0xffffffffffffffffn;
+    for (const u of units) h = ((h ^ BigInt(u)) * 0x100000001b3n) & 0xffffffffffffffffn;
     const t = new Trace();
-    t.record(0, 'k', 'a');
+    t.record(timeMs, 'kind', 'actor', 'detail \u00e9');
     expect(t.hash()).toBe(h.toString(16).padStart(16, '0'));
   });
 

@@ -3,9 +3,10 @@
  * running FNV-1a 64 hash over a canonical serialization of every record ever made, so two runs can
  * be compared by one string even when the ring buffer has dropped old records.
  *
- * Canonical serialization of a record: `${timeMs}\t${kind}\t${actor}\t${detail}\n`, hashed over its
- * UTF-16 code units (each unit is folded in as one 16-bit "byte"). With `detail: false` the detail
- * is neither stored nor hashed (it is the expensive part to build).
+ * Canonical serialization of a record, as a sequence of 16-bit units each folded in as one FNV
+ * "byte": the time as a 64-bit big-endian integer (four units), then the UTF-16 code units of
+ * `${kind}\t${actor}\t${detail}\n`. With `detail: false` the detail is neither stored nor hashed
+ * (it is the expensive part to build).
  */
 export interface TraceEvent {
   timeMs: number;
@@ -59,8 +60,11 @@ export class Trace {
     if (!this.enabled) return;
     const d = this.detail ? detail : '';
     this.total++;
-    this.mixString(String(timeMs));
-    this.mixUnit(9);
+    const high = Math.floor(timeMs / TWO_POW_32);
+    this.mixUnit(high >>> 16);
+    this.mixUnit(high & 0xffff);
+    this.mixUnit(timeMs >>> 16);
+    this.mixUnit(timeMs & 0xffff);
     this.mixString(kind);
     this.mixUnit(9);
     this.mixString(actor);
@@ -111,7 +115,7 @@ export class Trace {
     const lo = (this.hashLo ^ unit) >>> 0;
     const hi = this.hashHi;
     const loProduct = lo * 435; // < 2^41: exact in a double
-    const carry = Math.floor(loProduct / TWO_POW_32);
+    const carry = (loProduct / TWO_POW_32) | 0; // < 2^9: the |0 truncation is exact
     this.hashLo = loProduct >>> 0;
     this.hashHi = (Math.imul(hi, 435) + carry + (lo << 8)) >>> 0;
   }
