@@ -1,0 +1,18 @@
+// The default admission plugins in the order kube-apiserver runs them
+// (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins, restricted to the ones we implement).
+import type { AdmissionPlugin } from '../types.ts';
+import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
+import { limitRanger } from './limit-ranger.ts';
+import { namespaceLifecycle } from './namespace-lifecycle.ts';
+import { resourceQuota } from './resource-quota.ts';
+import { serviceAccountAdmission } from './service-account.ts';
+
+export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPlugin[] = [
+  namespaceLifecycle,
+  limitRanger,
+  serviceAccountAdmission,
+  defaultTolerationSeconds,
+  resourceQuota,
+];
+
+export { defaultTolerationSeconds, limitRanger, namespaceLifecycle, resourceQuota, serviceAccountAdmission };

@@ -1,0 +1,78 @@
+// ResourceQuota: a create that would push a namespace over a ResourceQuota's hard limits is refused.
+// mirrors plugin/pkg/admission/resourcequota/controller.go (checkRequest) and its message
+// "exceeded quota: <name>, requested: <r>, used: <u>, limited: <l>".
+// Differs from upstream: usage is counted from the replica's cache on every request (upstream
+// reads status.used, kept by the quota controller, and increments it in the same admission call).
+import { Quantity, type KubeObject, type Pod } from '../../../api/index.ts';
+import { admissionForbidden } from '../forbidden.ts';
+import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types.ts';
+
+type Usage = Map<string, Quantity>;
+
+const TERMINAL = new Set(['Succeeded', 'Failed']);
+
+function parse(v: unknown): Quantity | undefined {
+  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+  const r = Quantity.parse(String(v));
+  return r.ok ? r.quantity : undefined;
+}
+
+function add(u: Usage, name: string, q: Quantity): void {
+  u.set(name, (u.get(name) ?? Quantity.fromInt(0)).add(q));
+}
+
+/** What one object counts for: count/<resource>, pods, and the pod's compute requests and limits. */
+function usageOf(obj: KubeObject, a: AdmissionAttributes): Usage {
+  const u: Usage = new Map();
+  const gr = a.resource.group === '' ? a.resource.resource : `${a.resource.resource}.${a.resource.group}`;
+  add(u, `count/${gr}`, Quantity.fromInt(1));
+  if (a.resource.group === '' && ['pods', 'services', 'configmaps'].includes(a.resource.resource)) add(u, a.resource.resource, Quantity.fromInt(1));
+  if (a.resource.group === '' && a.resource.resource === 'pods') {
+    const pod = obj as Pod;
+    for (const c of Array.isArray(pod.spec?.containers) ? pod.spec.containers : []) {
+      for (const [kind, list] of [['requests', c?.resources?.requests], ['limits', c?.resources?.limits]] as const) {
+        for (const [name, value] of Object.entries(list ?? {})) {
+          const q = parse(value);
+          if (!q) continue;
+          add(u, `${kind}.${name}`, q);
+          if (kind === 'requests') add(u, name, q);
+        }
+      }
+    }
+  }
+  return u;
+}
+
+function used(ctx: AdmissionContext, a: AdmissionAttributes): Usage {
+  const total: Usage = new Map();
+  for (const o of ctx.cachedList(a.resource.group, a.resource.resource, a.namespace!)) {
+    if (TERMINAL.has((o as Pod).status?.phase ?? '')) continue;
+    for (const [k, v] of usageOf(o, a)) add(total, k, v);
+  }
+  return total;
+}
+
+const fmt = (names: string[], u: Usage): string => names.map((n) => `${n}=${(u.get(n) ?? Quantity.fromInt(0)).toString()}`).join(',');
+
+export const resourceQuota: AdmissionPlugin = {
+  name: 'ResourceQuota',
+  validate(a, ctx, done) {
+    if (a.operation !== 'CREATE' || a.subresource || !a.namespace || !a.object) return done();
+    const quotas = ctx.cachedList('', 'resourcequotas', a.namespace);
+    if (quotas.length === 0) return done();
+    const requested = usageOf(a.object, a);
+    const current = used(ctx, a);
+    for (const quota of quotas) {
+      const hard = ((quota as { spec?: { hard?: Record<string, unknown> } }).spec?.hard ?? {}) as Record<string, unknown>;
+      const names = Object.keys(hard).filter((n) => requested.has(n)).sort();
+      const exceeded = names.filter((n) => {
+        const limit = parse(hard[n]);
+        return limit !== undefined && (current.get(n) ?? Quantity.fromInt(0)).add(requested.get(n)!).cmp(limit) > 0;
+      });
+      if (exceeded.length === 0) continue;
+      const limited = new Map(exceeded.map((n) => [n, parse(hard[n])!]));
+      return done(admissionForbidden(a, `exceeded quota: ${quota.metadata.name}, requested: ${fmt(exceeded, requested)}, used: ${fmt(exceeded, current)}, limited: ${fmt(exceeded, limited)}`));
+    }
+    done();
+  },
+};

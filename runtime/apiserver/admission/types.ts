@@ -1,0 +1,43 @@
+// The admission contract: plugins see each write after authorization and may mutate it (the
+// mutating phase) or refuse it (the validating phase).
+// mirrors staging/src/k8s.io/apiserver/pkg/admission/interfaces.go (Attributes, MutationInterface,
+// ValidationInterface) with callbacks instead of blocking calls.
+import type { KubeObject, ResourceInfo, Status } from '../../api/index.ts';
+import type { UserInfo } from '../authn/user.ts';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  resource: ResourceInfo;
+  subresource?: string;
+  namespace?: string;
+  name: string;
+  /** The object being written (mutable in the mutating phase). */
+  object?: KubeObject;
+  oldObject?: KubeObject;
+  user: UserInfo;
+  dryRun: boolean;
+}
+
+/** What plugins may read: the replica's caches, with a live etcd read for cache misses. */
+export interface AdmissionContext {
+  /** A cached object, undefined if the cache has none. */
+  cached(group: string, resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
+  /** Every cached object of a resource in a namespace. */
+  cachedList(group: string, resource: string, namespace: string): KubeObject[];
+  /** A quorum read from etcd, for objects created a moment ago that the cache has not seen yet. */
+  liveGet(group: string, resource: string, namespace: string | undefined, name: string, cb: (obj: KubeObject | undefined, err?: Status) => void): void;
+  randomSuffix(n: number): string;
+}
+
+export type AdmissionDone = (error?: Status) => void;
+
+export interface AdmissionPlugin {
+  /** The upstream plugin name, e.g. "NamespaceLifecycle". */
+  readonly name: string;
+  /** Mutating phase (MutationInterface.Admit). */
+  admit?(a: AdmissionAttributes, ctx: AdmissionContext, done: AdmissionDone): void;
+  /** Validating phase (ValidationInterface.Validate). */
+  validate?(a: AdmissionAttributes, ctx: AdmissionContext, done: AdmissionDone): void;
+}

@@ -1,0 +1,460 @@
+// One API server replica: the request pipeline from credentials to etcd and back.
+// mirrors the filter chain of staging/src/k8s.io/apiserver/pkg/server/config.go
+// (DefaultBuildHandlerChain: authentication -> impersonation -> authorization) and the REST
+// handlers behind it (admission, validation, storage). The replica keeps no state of its own
+// that matters: everything is in etcd, the caches are rebuilt from it on start, so losing a
+// replica loses nothing.
+import {
+  apiVersionOf, forbiddenMessage, newBadRequest, newForbidden, newInternalError, newNotFound, newServiceUnavailable,
+  newUnauthorized, rfc3339, type ClusterRole, type ClusterRoleBinding, type KubeObject, type ResourceInfo, type Role,
+  type RoleBinding, type Status,
+} from '../api/index.ts';
+import type { EtcdClient } from '../etcd/index.ts';
+import { AdmissionChain } from './admission/chain.ts';
+import { DEFAULT_ADMISSION_PLUGINS } from './admission/plugins/index.ts';
+import type { AdmissionContext, AdmissionPlugin } from './admission/types.ts';
+import { AuditLog, type AuditEvent, type AuditStageName } from './audit.ts';
+import { Authenticator, type AuthenticatorOptions } from './authn/authenticator.ts';
+import { impersonate } from './authn/impersonation.ts';
+import type { UserInfo } from './authn/user.ts';
+import type { Attributes } from './authz/attributes.ts';
+import { RbacAuthorizer, type RbacLister } from './authz/rbac/authorizer.ts';
+import { bootstrapObjects } from './bootstrap.ts';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
+import { handleGet, handleList, startWatch } from './handlers/read.ts';
+import type { Scope } from './handlers/scope.ts';
+import { handleCreate, handlePatch, handleUpdate } from './handlers/write.ts';
+import { ApiMetrics } from './metrics.ts';
+import type { StrategyContext } from './registry/strategy.ts';
+import type { ApiEndpoint, ApiRequest, ApiWatchHandle, ApiWatchHandlers, ResponseBody, ResponseCallback, Verb } from './request.ts';
+import { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
+import { EtcdStore } from './storage/etcd-store.ts';
+import { objectKey } from './storage/keys.ts';
+import { WatchCache, type CacheClock } from './watch-cache/watch-cache.ts';
+
+export interface ApiServerOptions {
+  /** The replica's name (its network endpoint), e.g. "kube-apiserver-1". */
+  name?: string;
+  etcd: EtcdClient;
+  /** Simulated time; defaults to the etcd client's clock. */
+  clock?: CacheClock;
+  /** Seeded randomness for uids and generated names (the kernel's rng or a fork of it). */
+  rng: { nextInt(n: number): number };
+  authentication?: AuthenticatorOptions;
+  admissionPlugins?: readonly AdmissionPlugin[];
+  watchCacheCapacity?: number;
+  bookmarkIntervalMs?: number;
+  auditCapacity?: number;
+  /** Create the bootstrap RBAC policy, system namespaces and their default service accounts (default true). */
+  bootstrap?: boolean;
+}
+
+const VERBS: readonly Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // upstream utilrand's alphanumerics (no vowels, no 0/1/3)
+export const KUBERNETES_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0', platform: 'linux/amd64' };
+
+export class ApiServer implements ApiEndpoint {
+  readonly name: string;
+  readonly metrics = new ApiMetrics();
+  readonly audit: AuditLog;
+  private readonly etcd: EtcdClient;
+  private readonly clock: CacheClock;
+  private readonly store: EtcdStore;
+  private readonly caches = new Map<string, WatchCache>();
+  private readonly authenticator: Authenticator;
+  private readonly authorizer: RbacAuthorizer;
+  private readonly admission: AdmissionChain;
+  private readonly admissionContext: AdmissionContext;
+  private ready = false;
+  private readonly readyCallbacks: (() => void)[] = [];
+  private nextAuditId = 1;
+
+  constructor(private readonly options: ApiServerOptions) {
+    this.name = options.name ?? 'kube-apiserver';
+    this.etcd = options.etcd;
+    this.clock = options.clock ?? options.etcd.clock;
+    this.store = new EtcdStore(this.etcd);
+    this.audit = new AuditLog(options.auditCapacity);
+    for (const r of SERVED_RESOURCES) {
+      this.caches.set(`${r.group}/${r.resource}`, new WatchCache(r, this.etcd, this.clock, {
+        capacity: options.watchCacheCapacity, bookmarkIntervalMs: options.bookmarkIntervalMs,
+      }));
+    }
+    this.authenticator = new Authenticator({
+      ...options.authentication,
+      serviceAccountExists: (ns, name) => this.cachedObject('', 'serviceaccounts', ns, name) !== undefined,
+    });
+    this.authorizer = new RbacAuthorizer(this.rbacLister());
+    this.admission = new AdmissionChain(options.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
+    this.admissionContext = {
+      cached: (g, r, ns, name) => this.cachedObject(g, r, ns, name),
+      cachedList: (g, r, ns) => this.cache(g, r)?.list({ kind: '', namespace: ns }) ?? [],
+      liveGet: (g, r, ns, name, cb) => {
+        const info = servedResource(g, r);
+        if (!info) return cb(undefined);
+        this.store.get(objectKey(storagePrefix(info), info.namespaced ? ns : undefined, name), (res) => (res.ok ? cb(res.value?.object) : cb(undefined, res.status)));
+      },
+      randomSuffix: (n) => this.randomSuffix(n),
+    };
+  }
+
+  /** Fills the caches, then runs the bootstrap post-start hook; ready after both. */
+  start(): void {
+    let pending = this.caches.size;
+    for (const c of this.caches.values()) {
+      c.onReady(() => {
+        if (--pending === 0) this.postStart();
+      });
+      c.start();
+    }
+  }
+
+  stop(): void {
+    for (const c of this.caches.values()) c.stop();
+    this.ready = false;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  onReady(cb: () => void): void {
+    if (this.ready) cb();
+    else this.readyCallbacks.push(cb);
+  }
+
+  private postStart(): void {
+    const markReady = (): void => {
+      this.ready = true;
+      for (const cb of this.readyCallbacks.splice(0)) cb();
+    };
+    if (this.options.bootstrap === false) return markReady();
+    const objects = bootstrapObjects();
+    const next = (i: number): void => {
+      if (i >= objects.length) return markReady();
+      const { resource, object } = objects[i]!;
+      const info = servedResource(resource.group, resource.resource)!;
+      if (this.cachedObject(info.group, info.resource, object.metadata.namespace, object.metadata.name ?? '')) return next(i + 1);
+      this.createInternal(info, object, () => next(i + 1));
+    };
+    next(0);
+  }
+
+  /** A create as the system itself (bootstrap): strategy and storage, no authz or admission. */
+  private createInternal(info: ResourceInfo, object: KubeObject, done: () => void): void {
+    const obj = { ...object, apiVersion: apiVersionOf(info), kind: info.kind, metadata: { ...object.metadata } };
+    obj.metadata.uid = this.newUid();
+    obj.metadata.creationTimestamp = rfc3339Now(this.clock.now());
+    const key = objectKey(storagePrefix(info), info.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name ?? '');
+    this.store.create(key, obj, () => done());
+  }
+
+  // ---- the pipeline -----------------------------------------------------------------------------
+
+  request(req: ApiRequest, cb: ResponseCallback): void {
+    const startMs = this.clock.now();
+    const audit = this.newAudit(req, startMs);
+    const stage = (s: AuditStageName, detail: string, ok = true): void => {
+      audit.stages.push({ stage: s, atMs: this.clock.now(), detail, ok });
+    };
+    let answered = false;
+    const respond = (code: number, body: ResponseBody, warnings?: string[]): void => {
+      if (answered) throw new Error('invariant violated: a request is answered once');
+      answered = true;
+      audit.responseStatus = { code };
+      if (typeof body === 'object' && body.kind === 'Status' && 'message' in body && body.message) audit.responseStatus.message = body.message;
+      stage('ResponseComplete', String(code), code < 400);
+      this.audit.append(audit);
+      this.observe(req, code, startMs);
+      const res = { code, body, servedBy: this.name, ...(warnings && warnings.length > 0 ? { warnings } : {}) };
+      cb(res);
+    };
+    try {
+      this.pipeline(req, audit, stage, respond);
+    } catch (e) {
+      // a bug must not take the server down: answer 500 like the panic-recovery filter
+      if (!answered) respond(500, newInternalError(e instanceof Error ? e.message : String(e)));
+    }
+  }
+
+  watch(req: ApiRequest, handlers: ApiWatchHandlers): ApiWatchHandle {
+    let stopped = false;
+    if (!this.ready) {
+      handlers.onClose(newServiceUnavailable('apiserver not ready'));
+      return { stop: () => {} };
+    }
+    // recorded in the audit log and metrics like any request; the stream is set up below
+    this.request({ ...req, verb: 'watch' }, () => {});
+    const refused = this.authorizeRequest({ ...req, verb: 'watch' });
+    if ('status' in refused) {
+      handlers.onClose(refused.status);
+      return { stop: () => {} };
+    }
+    const scope = this.scope(req, refused.resource, refused.user, () => {}, () => {});
+    const handle = startWatch(scope, {
+      onEvent: (ev) => {
+        if (!stopped) handlers.onEvent(ev);
+      },
+      onClose: (err) => {
+        if (stopped) return;
+        stopped = true;
+        handlers.onClose(err);
+      },
+    }, (ms, fn) => this.clock.setTimer(ms, fn));
+    return {
+      stop: () => {
+        if (stopped) return;
+        handle?.stop();
+        stopped = true;
+      },
+    };
+  }
+
+  private pipeline(
+    req: ApiRequest,
+    audit: AuditEvent,
+    stage: (s: AuditStageName, detail: string, ok?: boolean) => void,
+    respond: (code: number, body: ResponseBody, warnings?: string[]) => void,
+  ): void {
+    const fail = (s: Status): void => respond(s.code, s);
+    if (!this.ready && req.path !== '/livez' && req.path !== '/healthz') {
+      return fail(newServiceUnavailable('apiserver not ready'));
+    }
+    if (!req || typeof req !== 'object' || !VERBS.includes(req.verb)) return fail(newBadRequest('unknown verb'));
+    const checked = this.authorizeRequest(req, audit, stage);
+    if ('status' in checked) return fail(checked.status);
+    if (req.path !== undefined) return this.nonResource(req.path, respond);
+    const scope = this.scope(req, checked.resource, checked.user, stage, respond);
+    switch (req.verb) {
+      case 'get':
+        return handleGet(scope);
+      case 'list':
+        return handleList(scope);
+      case 'create':
+        return handleCreate(scope);
+      case 'update':
+        return handleUpdate(scope);
+      case 'patch':
+        return handlePatch(scope);
+      case 'delete':
+        return handleDelete(scope);
+      case 'deletecollection':
+        return handleDeleteCollection(scope);
+      case 'watch':
+        // watches stream through watch(); a plain request only records the admission to the stream
+        return respond(200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 });
+    }
+  }
+
+  /** Authentication, impersonation, resource resolution and authorization. */
+  private authorizeRequest(
+    req: ApiRequest,
+    audit?: AuditEvent,
+    stage: (s: AuditStageName, detail: string, ok?: boolean) => void = () => {},
+  ): { user: UserInfo; resource: ResourceInfo } | { status: Status } {
+    const authn = this.authenticator.authenticate(req.credentials);
+    if (!authn.ok) {
+      stage('Authentication', 'invalid credentials', false);
+      return { status: newUnauthorized('Unauthorized') };
+    }
+    let user = authn.user;
+    stage('Authentication', `${authn.method}: ${user.name} [${user.groups.join(', ')}]`);
+    if (audit) audit.user = user;
+    if (req.impersonate) {
+      const imp = impersonate(user, req.impersonate, this.authorizer);
+      if (!imp.ok) {
+        if ('badRequest' in imp) return { status: newBadRequest(imp.badRequest) };
+        stage('Impersonation', `denied: ${imp.attributes.resource} ${imp.attributes.name}`, false);
+        const a = imp.attributes;
+        return { status: newForbidden({ group: a.apiGroup ?? '', resource: a.resource ?? '' }, a.name ?? '', forbiddenText(a, imp.reason)) };
+      }
+      stage('Impersonation', `as ${imp.user.name}`);
+      user = imp.user;
+      if (audit) audit.impersonatedUser = user;
+    }
+    const attrs = this.attributes(req, user);
+    if ('status' in attrs) return attrs;
+    const decision = this.authorizer.authorize(attrs.attributes);
+    if (audit) {
+      audit.annotations['authorization.k8s.io/decision'] = decision.decision === 'Allow' ? 'allow' : 'forbid';
+      audit.annotations['authorization.k8s.io/reason'] = decision.reason;
+    }
+    stage('Authorization', decision.decision === 'Allow' ? decision.reason : `forbid: ${decision.reason || 'no RBAC rule allows it'}`, decision.decision === 'Allow');
+    if (decision.decision !== 'Allow') {
+      const a = attrs.attributes;
+      const gr = a.resourceRequest ? { group: a.apiGroup ?? '', resource: a.resource ?? '' } : undefined;
+      return { status: newForbidden(gr, a.name ?? '', forbiddenText(a, decision.reason)) };
+    }
+    return { user, resource: attrs.resource };
+  }
+
+  private attributes(req: ApiRequest, user: UserInfo): { attributes: Attributes; resource: ResourceInfo } | { status: Status } {
+    if (req.path !== undefined) {
+      const placeholder = SERVED_RESOURCES[0]!;
+      return { attributes: { user, verb: req.verb, resourceRequest: false, path: req.path }, resource: placeholder };
+    }
+    const group = req.group ?? '';
+    const resource = servedResource(group, req.resource ?? '');
+    if (!resource) return { status: newNotFound({ group: '', resource: '' }, '') };
+    if (req.subresource && !['status', 'scale', 'binding', 'finalize'].includes(req.subresource)) {
+      return { status: notFoundPage() };
+    }
+    if (req.subresource && !resource.subresources.includes(req.subresource)) return { status: notFoundPage() };
+    let name = req.name;
+    if ((req.verb === 'list' || req.verb === 'watch') && !name && req.query?.fieldSelector) {
+      const m = /(?:^|,)metadata\.name==?([^,]*)/.exec(req.query.fieldSelector);
+      if (m) name = m[1];
+    }
+    const a: Attributes = { user, verb: req.verb, resourceRequest: true, apiGroup: group, apiVersion: resource.version, resource: resource.resource };
+    if (req.subresource) a.subresource = req.subresource;
+    if (resource.namespaced && req.namespace) a.namespace = req.namespace;
+    if (name) a.name = name;
+    return { attributes: a, resource };
+  }
+
+  private nonResource(path: string, respond: (code: number, body: ResponseBody) => void): void {
+    switch (path) {
+      case '/metrics':
+        return respond(200, this.metrics.expose());
+      case '/healthz':
+      case '/livez':
+        return respond(200, 'ok');
+      case '/readyz':
+        return this.ready ? respond(200, 'ok') : respond(500, '[-]informer-sync failed: reason withheld\nreadyz check failed');
+      case '/version':
+        return respond(200, JSON.stringify(KUBERNETES_VERSION, null, 2));
+      default:
+        return respond(404, notFoundPage());
+    }
+  }
+
+  private scope(
+    req: ApiRequest,
+    resource: ResourceInfo,
+    user: UserInfo,
+    stage: (s: AuditStageName, detail: string, ok?: boolean) => void,
+    respond: (code: number, body: ResponseBody, warnings?: string[]) => void,
+  ): Scope {
+    return {
+      req, resource, user, store: this.store,
+      cache: this.cache(resource.group, resource.resource)!,
+      admission: this.admission,
+      admissionContext: this.admissionContext,
+      strategy: () => this.strategyContext(),
+      nowMs: () => this.clock.now(),
+      stage,
+      respond,
+      fail: (s) => respond(s.code, s),
+    };
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------------
+
+  private cache(group: string, resource: string): WatchCache | undefined {
+    return this.caches.get(`${group}/${resource}`);
+  }
+
+  private cachedObject(group: string, resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const info = servedResource(group, resource);
+    if (!info) return undefined;
+    return this.cache(group, resource)?.get(objectKey(storagePrefix(info), info.namespaced ? namespace : undefined, name));
+  }
+
+  private rbacLister(): RbacLister {
+    const G = 'rbac.authorization.k8s.io';
+    return {
+      clusterRoleBindings: () => (this.cache(G, 'clusterrolebindings')?.list({ kind: '' }) ?? []) as ClusterRoleBinding[],
+      roleBindings: (ns) => (this.cache(G, 'rolebindings')?.list({ kind: '', namespace: ns }) ?? []) as RoleBinding[],
+      clusterRole: (name) => this.cachedObject(G, 'clusterroles', undefined, name) as ClusterRole | undefined,
+      role: (ns, name) => this.cachedObject(G, 'roles', ns, name) as Role | undefined,
+    };
+  }
+
+  private strategyContext(): StrategyContext {
+    return { nowMs: this.clock.now(), newUid: () => this.newUid(), randomSuffix: (n) => this.randomSuffix(n) };
+  }
+
+  private newUid(): string {
+    let hex = '';
+    for (let i = 0; i < 32; i++) hex += this.options.rng.nextInt(16).toString(16);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  private randomSuffix(n: number): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += SUFFIX_ALPHABET[this.options.rng.nextInt(SUFFIX_ALPHABET.length)];
+    return s;
+  }
+
+  private newAudit(req: ApiRequest, startMs: number): AuditEvent {
+    const e: AuditEvent = {
+      auditID: `${this.name}-${this.nextAuditId++}`,
+      server: this.name,
+      requestURI: requestURI(req),
+      verb: String(req?.verb),
+      annotations: {},
+      requestReceivedMs: startMs,
+      stages: [{ stage: 'RequestReceived', atMs: startMs, detail: requestURI(req), ok: true }],
+    };
+    if (req?.path === undefined && req?.resource !== undefined) {
+      const ref: NonNullable<AuditEvent['objectRef']> = { resource: req.resource, apiGroup: req.group ?? '' };
+      if (req.namespace) ref.namespace = req.namespace;
+      if (req.name) ref.name = req.name;
+      if (req.subresource) ref.subresource = req.subresource;
+      e.objectRef = ref;
+    }
+    return e;
+  }
+
+  private observe(req: ApiRequest, code: number, startMs: number): void {
+    if (req?.path !== undefined || !VERBS.includes(req?.verb)) return;
+    const info = servedResource(req.group ?? '', req.resource ?? '');
+    const scope = req.name ? 'resource' : req.namespace && info?.namespaced ? 'namespace' : 'cluster';
+    this.metrics.observe({
+      verb: req.verb, dryRun: req.query?.dryRun === 'All', group: req.group ?? '', version: info?.version ?? '',
+      resource: info?.resource ?? '', subresource: req.subresource ?? '', scope,
+    }, code, (this.clock.now() - startMs) / 1000);
+  }
+}
+
+function forbiddenText(a: Attributes, reason: string): string {
+  const fields: Parameters<typeof forbiddenMessage>[0] = { user: a.user.name, verb: a.verb, reason };
+  if (a.resourceRequest) {
+    fields.resource = a.resource ?? '';
+    fields.group = a.apiGroup ?? '';
+    if (a.subresource) fields.subresource = a.subresource;
+    if (a.namespace) fields.namespace = a.namespace;
+  } else {
+    fields.path = a.path ?? '';
+  }
+  return forbiddenMessage(fields);
+}
+
+/** The 404 of an unknown path: "the server could not find the requested resource". */
+function notFoundPage(): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 };
+}
+
+/** /api/v1/namespaces/default/pods/web, /apis/apps/v1/deployments?labelSelector=... */
+export function requestURI(req: ApiRequest | undefined): string {
+  if (!req) return '';
+  if (req.path !== undefined) return req.path;
+  const info = servedResource(req.group ?? '', req.resource ?? '');
+  const version = info?.version ?? 'v1';
+  let uri = req.group ? `/apis/${req.group}/${version}` : `/api/${version}`;
+  if (req.namespace && info?.namespaced !== false) uri += `/namespaces/${req.namespace}`;
+  uri += `/${req.resource ?? ''}`;
+  if (req.name) uri += `/${req.name}`;
+  if (req.subresource) uri += `/${req.subresource}`;
+  const q = req.query ?? {};
+  const params: string[] = [];
+  if (req.verb === 'watch') params.push('watch=true');
+  for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'limit', 'dryRun'] as const) {
+    if (q[k] !== undefined && q[k] !== '') params.push(`${k}=${encodeURIComponent(String(q[k]))}`);
+  }
+  return params.length > 0 ? `${uri}?${params.join('&')}` : uri;
+}
+
+function rfc3339Now(ms: number): string {
+  return rfc3339(ms);
+}

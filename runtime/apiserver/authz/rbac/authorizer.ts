@@ -1,0 +1,106 @@
+// The RBAC authorizer: allowed when some binding that applies to the user grants a rule that
+// covers the request; otherwise no opinion (which the server turns into 403 Forbidden).
+// mirrors plugin/pkg/auth/authorizer/rbac/rbac.go (Authorize, authorizingVisitor) and
+// pkg/registry/rbac/validation/rule.go (VisitRulesFor, appliesTo, describeSubject).
+import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from '../../../api/index.ts';
+import { splitServiceAccountUsername, type UserInfo } from '../../authn/user.ts';
+import type { Attributes, AuthorizationResult, Authorizer } from '../attributes.ts';
+import { ruleAllows } from './rule.ts';
+
+/** Read access to the RBAC objects (the replica's watch cache). */
+export interface RbacLister {
+  clusterRoleBindings(): readonly ClusterRoleBinding[];
+  roleBindings(namespace: string): readonly RoleBinding[];
+  clusterRole(name: string): ClusterRole | undefined;
+  role(namespace: string, name: string): Role | undefined;
+}
+
+export class RbacAuthorizer implements Authorizer {
+  constructor(private readonly lister: RbacLister) {}
+
+  authorize(a: Attributes): AuthorizationResult {
+    const errors: string[] = [];
+    const allowedBy = this.visit(a, errors);
+    if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy}` };
+    return { decision: 'NoOpinion', reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
+  }
+
+  /** Walks cluster role bindings, then role bindings of the request's namespace; returns the allowing source. */
+  private visit(a: Attributes, errors: string[]): string | undefined {
+    for (const b of sortByName(this.lister.clusterRoleBindings())) {
+      const subject = appliesTo(a.user, b.subjects ?? [], '');
+      if (!subject) continue;
+      const rules = this.rulesFor(b.roleRef, '', errors);
+      if (rules.some((r) => ruleAllows(a, r))) {
+        return `ClusterRoleBinding ${q(b.metadata.name)} of ${b.roleRef.kind} ${q(b.roleRef.name)} to ${describeSubject(subject, '')}`;
+      }
+    }
+    const ns = a.namespace ?? '';
+    if (ns === '') return undefined;
+    for (const b of sortByName(this.lister.roleBindings(ns))) {
+      const subject = appliesTo(a.user, b.subjects ?? [], ns);
+      if (!subject) continue;
+      const rules = this.rulesFor(b.roleRef, ns, errors);
+      if (rules.some((r) => ruleAllows(a, r))) {
+        return `RoleBinding ${q(`${b.metadata.name}/${ns}`)} of ${b.roleRef.kind} ${q(b.roleRef.name)} to ${describeSubject(subject, ns)}`;
+      }
+    }
+    return undefined;
+  }
+
+  private rulesFor(ref: { kind: string; name: string }, namespace: string, errors: string[]): PolicyRule[] {
+    if (ref.kind === 'ClusterRole') {
+      const role = this.lister.clusterRole(ref.name);
+      if (!role) errors.push(`clusterrole.rbac.authorization.k8s.io ${q(ref.name)} not found`);
+      return role?.rules ?? [];
+    }
+    if (ref.kind === 'Role' && namespace !== '') {
+      const role = this.lister.role(namespace, ref.name);
+      if (!role) errors.push(`role.rbac.authorization.k8s.io ${q(ref.name)} not found`);
+      return role?.rules ?? [];
+    }
+    errors.push(`unsupported role reference kind: ${q(ref.kind)}`);
+    return [];
+  }
+}
+
+/** The first subject of a binding that names this user (directly, by group, or as its service account). */
+export function appliesTo(user: UserInfo, subjects: readonly Subject[], bindingNamespace: string): Subject | undefined {
+  return subjects.find((s) => subjectMatches(user, s, bindingNamespace));
+}
+
+function subjectMatches(user: UserInfo, s: Subject, bindingNamespace: string): boolean {
+  switch (s.kind) {
+    case 'User':
+      return user.name === s.name;
+    case 'Group':
+      return user.groups.includes(s.name);
+    case 'ServiceAccount': {
+      const sa = splitServiceAccountUsername(user.name);
+      const ns = s.namespace && s.namespace !== '' ? s.namespace : bindingNamespace;
+      return sa !== undefined && ns !== '' && sa.namespace === ns && sa.name === s.name;
+    }
+    default:
+      return false;
+  }
+}
+
+function describeSubject(s: Subject, bindingNamespace: string): string {
+  if (s.kind === 'ServiceAccount') {
+    const ns = s.namespace && s.namespace !== '' ? s.namespace : bindingNamespace;
+    return `${s.kind} ${q(`${ns}/${s.name}`)}`;
+  }
+  return `${s.kind} ${q(s.name)}`;
+}
+
+const q = (s: string | undefined): string => JSON.stringify(s ?? '');
+
+/** utilerrors.NewAggregate(...).Error(): one message alone, several in brackets. */
+function aggregate(messages: string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
+}
+
+function sortByName<T extends { metadata: { name?: string } }>(items: readonly T[]): T[] {
+  return [...items].sort((x, y) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : (x.metadata.name ?? '') > (y.metadata.name ?? '') ? 1 : 0));
+}

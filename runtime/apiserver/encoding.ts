@@ -1,0 +1,160 @@
+// Decoding request bodies and encoding objects for etcd.
+// mirrors what the apiserver's JSON serializer enforces before any handler runs
+// (staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json and the strict/unknown field
+// handling of fieldValidation): the body is a JSON object of the expected kind, typed fields have
+// their types, and unknown fields are rejected (Strict) or dropped with a warning (Warn, Ignore).
+import { apiVersionOf, newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../api/index.ts';
+
+/** kube-apiserver's --max-request-body-bytes default (3 MiB): larger bodies get 413. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+const COMMON_FIELDS = ['apiVersion', 'kind', 'metadata'];
+const SPEC_STATUS = ['spec', 'status'];
+const KIND_FIELDS: Record<string, string[]> = {
+  ConfigMap: ['data', 'binaryData', 'immutable'],
+  ServiceAccount: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
+  ControllerRevision: ['data', 'revision'],
+  EndpointSlice: ['addressType', 'endpoints', 'ports'],
+  Role: ['rules'],
+  ClusterRole: ['rules', 'aggregationRule'],
+  RoleBinding: ['subjects', 'roleRef'],
+  ClusterRoleBinding: ['subjects', 'roleRef'],
+};
+const CORE_EVENT_FIELDS = ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count',
+  'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'];
+const EVENTS_V1_FIELDS = ['eventTime', 'series', 'reportingController', 'reportingInstance', 'action', 'reason',
+  'regarding', 'related', 'note', 'type', 'deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp',
+  'deprecatedCount'];
+
+const METADATA_FIELDS: Record<string, 'string' | 'number' | 'map' | 'array'> = {
+  name: 'string', generateName: 'string', namespace: 'string', selfLink: 'string', uid: 'string',
+  resourceVersion: 'string', generation: 'number', creationTimestamp: 'string', deletionTimestamp: 'string',
+  deletionGracePeriodSeconds: 'number', labels: 'map', annotations: 'map', ownerReferences: 'array',
+  finalizers: 'array', managedFields: 'array',
+};
+
+function knownFields(r: ResourceInfo): string[] {
+  if (r.kind === 'Event') return [...COMMON_FIELDS, ...(r.group === '' ? CORE_EVENT_FIELDS : EVENTS_V1_FIELDS)];
+  return [...COMMON_FIELDS, ...(KIND_FIELDS[r.kind] ?? SPEC_STATUS)];
+}
+
+export type DecodeResult = { ok: true; object: KubeObject; warnings: string[] } | { ok: false; status: Status };
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A deep copy through JSON, or undefined when the value cannot be serialized (cycles, too deep). */
+export function jsonClone<T>(value: T): T | undefined {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Byte length of the JSON text of a value (UTF-16 length is a close enough stand-in for UTF-8 here). */
+export function jsonSize(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/** Decodes a request body into an object of resource `r`. */
+export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Strict' | 'Warn' | 'Ignore' = 'Warn'): DecodeResult {
+  const expected = apiVersionOf(r);
+  const cannotHandle = (detail: string): DecodeResult => ({
+    ok: false,
+    status: newBadRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`),
+  });
+  if (jsonSize(body) > MAX_REQUEST_BODY_BYTES) {
+    return { ok: false, status: { ...newBadRequest(`Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`), code: 413, reason: 'RequestEntityTooLarge' } };
+  }
+  const copy = jsonClone(body);
+  if (!isPlainObject(copy)) return cannotHandle(`json: cannot unmarshal ${jsonType(copy)} into Go value of type struct`);
+  if (copy.apiVersion !== undefined && copy.apiVersion !== expected) {
+    if (typeof copy.apiVersion !== 'string') return cannotHandle(typeError(copy.apiVersion, 'TypeMeta.apiVersion', 'string'));
+    return { ok: false, status: newBadRequest(`the API version in the data (${copy.apiVersion}) does not match the expected API version (${expected})`) };
+  }
+  if (copy.kind !== undefined && copy.kind !== r.kind) {
+    if (typeof copy.kind !== 'string') return cannotHandle(typeError(copy.kind, 'TypeMeta.kind', 'string'));
+    return { ok: false, status: newBadRequest(`the kind in the data (${copy.kind}) does not match the expected kind (${r.kind})`) };
+  }
+  const metadata = copy.metadata ?? {};
+  if (!isPlainObject(metadata)) return cannotHandle(typeError(metadata, `${r.kind}.metadata`, 'v1.ObjectMeta'));
+  const metaError = checkMetadataTypes(metadata);
+  if (metaError) return cannotHandle(metaError);
+
+  const unknown: string[] = [];
+  const allowed = knownFields(r);
+  for (const k of Object.keys(copy)) if (!allowed.includes(k)) unknown.push(k);
+  for (const k of Object.keys(metadata)) if (!(k in METADATA_FIELDS)) unknown.push(`metadata.${k}`);
+  if (unknown.length > 0 && fieldValidation === 'Strict') {
+    return { ok: false, status: newBadRequest(`strict decoding error: ${unknown.map((u) => `unknown field ${JSON.stringify(u)}`).join(', ')}`) };
+  }
+  for (const k of unknown) {
+    if (k.startsWith('metadata.')) delete metadata[k.slice('metadata.'.length)];
+    else delete copy[k];
+  }
+  copy.apiVersion = expected;
+  copy.kind = r.kind;
+  copy.metadata = metadata;
+  const warnings = fieldValidation === 'Warn' ? unknown.map((u) => `unknown field ${JSON.stringify(u)}`) : [];
+  return { ok: true, object: copy as unknown as KubeObject, warnings };
+}
+
+function checkMetadataTypes(m: Record<string, unknown>): string | undefined {
+  for (const [field, type] of Object.entries(METADATA_FIELDS)) {
+    const v = m[field];
+    if (v === undefined || v === null) continue;
+    const where = `ObjectMeta.metadata.${field}`;
+    if (type === 'string' && typeof v !== 'string') return typeError(v, where, 'string');
+    if (type === 'number' && (typeof v !== 'number' || !Number.isInteger(v))) return typeError(v, where, 'int64');
+    if (type === 'array' && !Array.isArray(v)) return typeError(v, where, '[]string');
+    if (type === 'map') {
+      if (!isPlainObject(v)) return typeError(v, where, 'map[string]string');
+      for (const val of Object.values(v)) if (typeof val !== 'string') return typeError(val, where, 'string');
+    }
+  }
+  const finalizers = m.finalizers;
+  if (Array.isArray(finalizers) && finalizers.some((f) => typeof f !== 'string')) {
+    return typeError(finalizers.find((f) => typeof f !== 'string'), 'ObjectMeta.metadata.finalizers', 'string');
+  }
+  const owners = m.ownerReferences;
+  if (Array.isArray(owners) && owners.some((o) => !isPlainObject(o))) {
+    return typeError(owners.find((o) => !isPlainObject(o)), 'ObjectMeta.metadata.ownerReferences', 'v1.OwnerReference');
+  }
+  return undefined;
+}
+
+function jsonType(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return 'object';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+/** encoding/json's UnmarshalTypeError text. */
+function typeError(v: unknown, field: string, goType: string): string {
+  return `json: cannot unmarshal ${jsonType(v)} into Go struct field ${field} of type ${goType}`;
+}
+
+/** The JSON stored in etcd: the object without its resourceVersion (etcd's mod_revision is the truth). */
+export function encodeForStorage(obj: KubeObject): string {
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return JSON.stringify({ ...obj, metadata: meta });
+}
+
+/** An object read from etcd, with resourceVersion set from the key's mod_revision. */
+export function decodeFromStorage(value: string, modRevision: number): KubeObject | undefined {
+  try {
+    const obj = JSON.parse(value) as KubeObject;
+    if (!isPlainObject(obj) || !isPlainObject(obj.metadata)) return undefined;
+    obj.metadata.resourceVersion = String(modRevision);
+    return obj;
+  } catch {
+    return undefined;
+  }
+}

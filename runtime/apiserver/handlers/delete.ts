@@ -1,0 +1,131 @@
+// DELETE and DELETECOLLECTION.
+// mirrors staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Delete,
+// updateForGracefulDeletionAndFinalizers) and rest/delete.go (BeforeDelete):
+// - an object with finalizers (or deleted with propagationPolicy Foreground / Orphan, which add the
+//   "foregroundDeletion" / "orphan" finalizer) only gets deletionTimestamp; it is removed when an
+//   update drops the last finalizer;
+// - a pod bound to a node is deleted gracefully: deletionTimestamp = now + grace period, and the
+//   kubelet finishes the deletion with gracePeriodSeconds=0;
+// - a namespace goes Terminating until the namespace controller empties spec.finalizers.
+// Background cascading deletion of dependents (ownerReferences) is the garbage collector
+// controller's job, as upstream: the API server only deletes the object itself.
+import { apiVersionOf, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod } from '../../api/index.ts';
+import { jsonClone } from '../encoding.ts';
+import { storagePrefix } from '../resources.ts';
+import type { Current, UpdateDecision } from '../storage/etcd-store.ts';
+import { listRange } from '../storage/keys.ts';
+import { buildPredicate, matches } from '../watch-cache/filter.ts';
+import { admissionAttributes, groupResource, isDryRun, keyOf, runAdmission, type Scope } from './scope.ts';
+
+const FOREGROUND = 'foregroundDeletion';
+const ORPHAN = 'orphan';
+/** Resources whose DELETE answers with the object (ReturnDeletedObject), others with a Status. */
+const RETURNS_OBJECT = new Set(['pods', 'namespaces']);
+
+export function handleDelete(s: Scope): void {
+  const name = s.req.name ?? '';
+  deleteOne(s, s.req.namespace, name, (result) => {
+    if ('status' in result) return s.fail(result.status);
+    s.respond(200, respondBody(s, result.object, result.deleted));
+  });
+}
+
+function respondBody(s: Scope, obj: KubeObject, deleted: boolean): KubeObject | ReturnType<typeof newSuccess> {
+  if (!deleted || RETURNS_OBJECT.has(s.resource.resource)) return obj;
+  const details: { name?: string; group?: string; kind: string; uid?: string } = { kind: s.resource.resource };
+  if (obj.metadata.name) details.name = obj.metadata.name;
+  if (s.resource.group) details.group = s.resource.group;
+  if (obj.metadata.uid) details.uid = obj.metadata.uid;
+  return newSuccess(details);
+}
+
+type DeleteResult = { object: KubeObject; deleted: boolean } | { status: ReturnType<typeof newNotFound> };
+
+function deleteOne(s: Scope, namespace: string | undefined, name: string, done: (r: DeleteResult) => void): void {
+  const key = keyOf(s, namespace, name);
+  s.store.guaranteedUpdate(
+    key,
+    (current, answer) => decideDelete(s, current, name, answer),
+    (r) => {
+      if (!r.ok) return done({ status: r.status });
+      const obj = r.value.object!;
+      s.stage('Storage', r.value.deleted ? `etcd txn delete ${key} at revision ${obj.metadata.resourceVersion}` : `etcd txn put ${key}: deletionTimestamp ${obj.metadata.deletionTimestamp ?? ''}`);
+      done({ object: obj, deleted: r.value.deleted });
+    },
+  );
+}
+
+function decideDelete(s: Scope, current: Current | undefined, name: string, answer: (d: UpdateDecision) => void): void {
+  if (!current) return answer({ action: 'abort', status: newNotFound(groupResource(s), name) });
+  const cur = current.object;
+  runAdmission(s, 'validating', admissionAttributes(s, 'DELETE', name, undefined, cur), (err) => {
+    if (err) return answer({ action: 'abort', status: err });
+    const next = markForDeletion(s, cur);
+    if (isDryRun(s)) return answer({ action: 'noop', object: next ?? cur });
+    if (next === undefined) return answer({ action: 'delete' });
+    if (next === cur) return answer({ action: 'noop', object: cur });
+    answer({ action: 'put', object: next });
+  });
+}
+
+/**
+ * What deleting `cur` writes: undefined to remove it now, `cur` itself when nothing changes
+ * (deletion already in progress), or a copy with deletionTimestamp set.
+ */
+function markForDeletion(s: Scope, cur: KubeObject): KubeObject | undefined {
+  const q = s.req.query ?? {};
+  const finalizers = [...(cur.metadata.finalizers ?? [])];
+  if (q.propagationPolicy === 'Foreground' && !finalizers.includes(FOREGROUND)) finalizers.push(FOREGROUND);
+  if (q.propagationPolicy === 'Orphan' && !finalizers.includes(ORPHAN)) finalizers.push(ORPHAN);
+  const nsFinalizers = cur.kind === 'Namespace' ? ((cur as { spec?: { finalizers?: string[] } }).spec?.finalizers ?? []) : [];
+  const grace = podGraceSeconds(s, cur);
+  const pending = finalizers.length > 0 || nsFinalizers.length > 0;
+  if (!pending && grace === 0) return undefined;
+  if (cur.metadata.deletionTimestamp) {
+    const shorter = grace < (cur.metadata.deletionGracePeriodSeconds ?? 0);
+    if (!shorter && finalizers.length === (cur.metadata.finalizers ?? []).length) return cur;
+    if (grace === 0 && !pending) return undefined;
+  }
+  const next = jsonClone(cur)!;
+  next.metadata.finalizers = finalizers;
+  if (finalizers.length === 0) delete next.metadata.finalizers;
+  next.metadata.deletionTimestamp = rfc3339(s.nowMs() + grace * 1000);
+  next.metadata.deletionGracePeriodSeconds = grace;
+  if (next.metadata.generation !== undefined && !cur.metadata.deletionTimestamp) next.metadata.generation++;
+  if (next.kind === 'Namespace') (next as { status?: { phase?: string } }).status = { ...((next as { status?: object }).status ?? {}), phase: 'Terminating' };
+  return next;
+}
+
+/** A scheduled pod gets its grace period (query, else spec.terminationGracePeriodSeconds, else 30). */
+function podGraceSeconds(s: Scope, cur: KubeObject): number {
+  if (cur.kind !== 'Pod') return 0;
+  const pod = cur as Pod;
+  const q = s.req.query?.gracePeriodSeconds;
+  const grace = typeof q === 'number' && q >= 0 ? Math.floor(q) : (pod.spec?.terminationGracePeriodSeconds ?? 30);
+  // an unscheduled pod, or one already finished, has no kubelet to wait for (pod strategy CheckGracefulDelete)
+  if (!pod.spec?.nodeName || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return 0;
+  return grace;
+}
+
+export function handleDeleteCollection(s: Scope): void {
+  const q = s.req.query ?? {};
+  const pred = buildPredicate(s.resource.kind, { namespace: s.resource.namespaced ? s.req.namespace : undefined, labelSelector: q.labelSelector, fieldSelector: q.fieldSelector });
+  if (!pred.ok) return s.fail(pred.status);
+  const range = listRange(storagePrefix(s.resource), s.resource.namespaced ? s.req.namespace : undefined);
+  s.store.list(range.key, range.rangeEnd, undefined, (r) => {
+    if (!r.ok) return s.fail(r.status);
+    const targets = r.value.items.filter((o) => matches(pred.predicate, o));
+    const deleted: KubeObject[] = [];
+    const next = (i: number): void => {
+      if (i >= targets.length) {
+        return s.respond(200, { kind: `${s.resource.kind}List`, apiVersion: apiVersionOf(s.resource), metadata: {}, items: deleted });
+      }
+      const t = targets[i]!;
+      deleteOne(s, t.metadata.namespace, t.metadata.name ?? '', (res) => {
+        if ('object' in res) deleted.push(res.object);
+        next(i + 1);
+      });
+    };
+    next(0);
+  });
+}

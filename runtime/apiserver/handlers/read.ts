@@ -1,0 +1,138 @@
+// GET, LIST and WATCH.
+// mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go and watch.go, and the storage
+// rules of the cacher: resourceVersion "0" may be served from the watch cache, "" (the default)
+// is a consistent read from etcd; watches are always served by the watch cache.
+import { apiVersionOf, newBadRequest, newNotFound, newResourceExpired, type KubeObject } from '../../api/index.ts';
+import type { ApiWatchHandle, ApiWatchHandlers } from '../request.ts';
+import { storagePrefix } from '../resources.ts';
+import { listRange } from '../storage/keys.ts';
+import { buildPredicate, matches } from '../watch-cache/filter.ts';
+import { toScale } from './scale.ts';
+import { groupResource, keyOf, type Scope } from './scope.ts';
+
+export function handleGet(s: Scope): void {
+  const name = s.req.name ?? '';
+  const key = keyOf(s, s.req.namespace, name);
+  const answer = (obj: KubeObject | undefined): void => {
+    if (!obj) return s.fail(newNotFound(groupResource(s), name));
+    s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : obj);
+  };
+  if (s.req.query?.resourceVersion === '0') {
+    s.stage('Storage', `watch cache get ${key}`);
+    return answer(s.cache.get(key));
+  }
+  s.store.get(key, (r) => {
+    if (!r.ok) {
+      s.stage('Storage', `etcd get ${key} failed`, false);
+      return s.fail(r.status);
+    }
+    s.stage('Storage', `etcd get ${key}`);
+    answer(r.value?.object);
+  });
+}
+
+/** A continue token: where the next page starts and the revision of the first page. */
+interface ContinueToken {
+  rv: number;
+  start: number;
+}
+
+function parseContinue(token: string | undefined): ContinueToken | undefined | 'invalid' {
+  if (!token) return undefined;
+  try {
+    const t = JSON.parse(token) as ContinueToken;
+    return Number.isInteger(t.rv) && Number.isInteger(t.start) && t.start >= 0 ? t : 'invalid';
+  } catch {
+    return 'invalid';
+  }
+}
+
+export function handleList(s: Scope): void {
+  const q = s.req.query ?? {};
+  const pred = buildPredicate(s.resource.kind, { namespace: s.resource.namespaced ? s.req.namespace : undefined, labelSelector: q.labelSelector, fieldSelector: q.fieldSelector });
+  if (!pred.ok) return s.fail(pred.status);
+  const cont = parseContinue(q.continue);
+  if (cont === 'invalid') return s.fail(newBadRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)'));
+  const limit = typeof q.limit === 'number' && q.limit > 0 ? Math.floor(q.limit) : 0;
+  const page = (all: KubeObject[], revision: number): void => {
+    const items = all.filter((o) => matches(pred.predicate, o));
+    const start = cont?.start ?? 0;
+    const end = limit > 0 ? start + limit : items.length;
+    const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(revision) };
+    if (end < items.length) {
+      metadata.continue = JSON.stringify({ rv: revision, start: end });
+      if (!q.labelSelector && !q.fieldSelector) metadata.remainingItemCount = items.length - end;
+    }
+    s.respond(200, {
+      kind: `${s.resource.kind}List`,
+      apiVersion: apiVersionOf(s.resource),
+      metadata,
+      items: items.slice(start, end).map(stripTypeMeta),
+    });
+  };
+  if (q.resourceVersion === '0' && !cont) {
+    s.stage('Storage', `watch cache list ${storagePrefix(s.resource)} at ${s.cache.resourceVersion}`);
+    return page(s.cache.list(pred.predicate), s.cache.resourceVersion);
+  }
+  const range = listRange(storagePrefix(s.resource), s.resource.namespaced ? s.req.namespace : undefined);
+  s.store.list(range.key, range.rangeEnd, cont?.rv, (r) => {
+    if (!r.ok) {
+      s.stage('Storage', `etcd range ${range.key} failed`, false);
+      if (cont && r.status.message?.includes('compacted')) {
+        return s.fail(newResourceExpired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.'));
+      }
+      return s.fail(r.status);
+    }
+    s.stage('Storage', `etcd range ${range.key} at revision ${r.value.revision}`);
+    page(r.value.items, r.value.revision);
+  });
+}
+
+/** List items carry no apiVersion/kind on the wire; the list's kind says what they are. */
+function stripTypeMeta(o: KubeObject): KubeObject {
+  const { apiVersion: _a, kind: _k, ...rest } = o;
+  return rest as KubeObject;
+}
+
+/** Starts a watch; returns the handle, or undefined if the request was refused (handlers told). */
+export function startWatch(s: Scope, handlers: ApiWatchHandlers, setTimer: (ms: number, fn: () => void) => { cancel(): void }): ApiWatchHandle | undefined {
+  const q = s.req.query ?? {};
+  const pred = buildPredicate(s.resource.kind, {
+    namespace: s.resource.namespaced ? s.req.namespace : undefined,
+    name: s.req.name,
+    labelSelector: q.labelSelector,
+    fieldSelector: q.fieldSelector,
+  });
+  if (!pred.ok) {
+    handlers.onClose(pred.status);
+    return undefined;
+  }
+  let rv: number | undefined;
+  if (q.resourceVersion !== undefined && q.resourceVersion !== '') {
+    if (!/^\d+$/.test(q.resourceVersion)) {
+      handlers.onClose(newBadRequest(`resourceVersion: Invalid value: ${JSON.stringify(q.resourceVersion)}: strconv.ParseUint: parsing ${JSON.stringify(q.resourceVersion)}: invalid syntax`));
+      return undefined;
+    }
+    rv = Number(q.resourceVersion);
+  }
+  let open = true;
+  let cancel = (): void => {};
+  let timer: { cancel(): void } | undefined;
+  const close = (error?: Parameters<ApiWatchHandlers['onClose']>[0]): void => {
+    if (!open) return;
+    open = false;
+    cancel();
+    timer?.cancel();
+    handlers.onClose(error);
+  };
+  cancel = s.cache.watch(pred.predicate, rv, q.allowWatchBookmarks === true, (ev) => {
+    if (!open) return;
+    handlers.onEvent(ev);
+    if (ev.type === 'ERROR') close();
+  });
+  s.stage('Storage', `watch cache ${storagePrefix(s.resource)} from ${rv ?? 'now'}`);
+  if (typeof q.timeoutSeconds === 'number' && q.timeoutSeconds > 0 && open) {
+    timer = setTimer(q.timeoutSeconds * 1000, () => close());
+  }
+  return { stop: () => close() };
+}

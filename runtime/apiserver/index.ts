@@ -1,0 +1,23 @@
+// runtime/apiserver: the request pipeline (authentication -> impersonation -> RBAC authorization ->
+// mutating admission -> validation -> validating admission -> etcd storage) and the watch cache,
+// metrics and audit trail of each replica. Only this subsystem talks to etcd.
+export { ApiServer, KUBERNETES_VERSION, requestURI, type ApiServerOptions } from './api-server.ts';
+export type {
+  ApiEndpoint, ApiRequest, ApiResponse, ApiWatchEvent, ApiWatchHandle, ApiWatchHandlers, Credentials, Impersonation,
+  PatchType, RequestQuery, ResponseBody, ResponseCallback, Verb, WatchEventType,
+} from './request.ts';
+export { Authenticator, serviceAccountToken, SERVICE_ACCOUNT_TOKEN_PREFIX, type AuthenticatorOptions } from './authn/authenticator.ts';
+export * from './authn/user.ts';
+export type { Attributes, AuthorizationResult, Authorizer, Decision } from './authz/attributes.ts';
+export { RbacAuthorizer, appliesTo, type RbacLister } from './authz/rbac/authorizer.ts';
+export { ruleAllows } from './authz/rbac/rule.ts';
+export { bootstrapClusterRoles, bootstrapClusterRoleBindings } from './authz/rbac/bootstrap-policy.ts';
+export { AdmissionChain, type AdmissionStep } from './admission/chain.ts';
+export type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from './admission/types.ts';
+export { DEFAULT_ADMISSION_PLUGINS } from './admission/plugins/index.ts';
+export { ApiMetrics, REQUEST_DURATION_BUCKETS_SECONDS } from './metrics.ts';
+export { AuditLog, type AuditEvent, type AuditStage } from './audit.ts';
+export { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
+export { SYSTEM_NAMESPACES } from './bootstrap.ts';
+export { DEFAULT_WATCH_CACHE_CAPACITY, DEFAULT_BOOKMARK_INTERVAL_MS } from './watch-cache/watch-cache.ts';
+export { createInMemoryEtcd, type InMemoryEtcd } from './testing/mvcc-etcd-client.ts';

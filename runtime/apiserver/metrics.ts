@@ -1,0 +1,94 @@
+// Request metrics in the Prometheus text exposition format, as `kubectl get --raw /metrics` shows.
+// mirrors staging/src/k8s.io/apiserver/pkg/endpoints/metrics/metrics.go: the metric names, help
+// texts, label names, the bucket boundaries of apiserver_request_duration_seconds, and the
+// reported verb (the HTTP method, with LIST and WATCH told apart; watches are long-running and
+// stay out of the latency histogram).
+import type { Verb } from './request.ts';
+
+export const REQUEST_DURATION_BUCKETS_SECONDS: readonly number[] = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+];
+
+const REPORTED_VERB: Record<Verb, string> = {
+  get: 'GET', list: 'LIST', watch: 'WATCH', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE',
+};
+
+export interface RequestLabels {
+  verb: Verb;
+  dryRun: boolean;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  /** "resource" (one named object), "namespace" or "cluster". */
+  scope: string;
+}
+
+interface Histogram {
+  labels: Record<string, string>;
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+const esc = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const labelText = (labels: Record<string, string>): string =>
+  Object.keys(labels).sort().map((k) => `${k}="${esc(labels[k]!)}"`).join(',');
+
+/** Go's strconv.FormatFloat(v, 'g', -1, 64) for the values we print. */
+function num(v: number): string {
+  if (Number.isInteger(v)) return String(v);
+  return String(v).replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+export class ApiMetrics {
+  private readonly totals = new Map<string, { labels: Record<string, string>; value: number }>();
+  private readonly histograms = new Map<string, Histogram>();
+
+  /** Records one finished request. */
+  observe(l: RequestLabels, code: number, durationSeconds: number): void {
+    const base = {
+      component: 'apiserver', dry_run: l.dryRun ? 'All' : '', group: l.group, resource: l.resource,
+      scope: l.scope, subresource: l.subresource, verb: REPORTED_VERB[l.verb], version: l.version,
+    };
+    const totalLabels = { ...base, code: String(code) };
+    const tk = labelText(totalLabels);
+    const t = this.totals.get(tk) ?? { labels: totalLabels, value: 0 };
+    t.value++;
+    this.totals.set(tk, t);
+    if (l.verb === 'watch') return;
+    const hk = labelText(base);
+    let h = this.histograms.get(hk);
+    if (!h) this.histograms.set(hk, (h = { labels: base, counts: REQUEST_DURATION_BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }));
+    REQUEST_DURATION_BUCKETS_SECONDS.forEach((le, i) => {
+      if (durationSeconds <= le) h.counts[i]!++;
+    });
+    h.sum += durationSeconds;
+    h.count++;
+  }
+
+  /** The /metrics page. */
+  expose(): string {
+    const lines: string[] = [
+      '# HELP apiserver_request_duration_seconds [STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+      '# TYPE apiserver_request_duration_seconds histogram',
+    ];
+    for (const key of [...this.histograms.keys()].sort()) {
+      const h = this.histograms.get(key)!;
+      const l = labelText(h.labels);
+      REQUEST_DURATION_BUCKETS_SECONDS.forEach((le, i) => lines.push(`apiserver_request_duration_seconds_bucket{${l},le="${num(le)}"} ${h.counts[i]}`));
+      lines.push(`apiserver_request_duration_seconds_bucket{${l},le="+Inf"} ${h.count}`);
+      lines.push(`apiserver_request_duration_seconds_sum{${l}} ${num(h.sum)}`);
+      lines.push(`apiserver_request_duration_seconds_count{${l}} ${h.count}`);
+    }
+    lines.push(
+      '# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      '# TYPE apiserver_request_total counter',
+    );
+    for (const key of [...this.totals.keys()].sort()) {
+      const t = this.totals.get(key)!;
+      lines.push(`apiserver_request_total{${labelText(t.labels)}} ${t.value}`);
+    }
+    return lines.join('\n') + '\n';
+  }
+}

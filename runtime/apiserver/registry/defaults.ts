@@ -1,0 +1,88 @@
+// TEMPORARY ADAPTER: server-side defaulting of the fields a learner sees in `-o yaml`, until
+// runtime/api exports per-kind defaulters (helper D). Mirrors pkg/apis/core/v1/defaults.go and
+// pkg/apis/apps/v1/defaults.go for the most visible fields only.
+import type { KubeObject } from '../../api/index.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const setDefault = (o: Obj, k: string, v: unknown): void => {
+  if (o[k] === undefined) o[k] = v;
+};
+
+/** SetDefaults_Container: imagePullPolicy Always for :latest or untagged images, else IfNotPresent. */
+function defaultContainer(c: unknown): void {
+  if (!isObj(c)) return;
+  if (typeof c.image === 'string') {
+    const lastSegment = c.image.slice(c.image.lastIndexOf('/') + 1);
+    const tagged = lastSegment.includes(':') && !c.image.endsWith(':latest');
+    setDefault(c, 'imagePullPolicy', c.image.includes('@') || tagged ? 'IfNotPresent' : 'Always');
+  }
+  setDefault(c, 'terminationMessagePath', '/dev/termination-log');
+  setDefault(c, 'terminationMessagePolicy', 'File');
+  setDefault(c, 'resources', {});
+  if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) setDefault(p, 'protocol', 'TCP');
+}
+
+export function defaultPodSpec(spec: unknown): void {
+  if (!isObj(spec)) return;
+  setDefault(spec, 'restartPolicy', 'Always');
+  setDefault(spec, 'terminationGracePeriodSeconds', 30);
+  setDefault(spec, 'dnsPolicy', 'ClusterFirst');
+  setDefault(spec, 'securityContext', {});
+  setDefault(spec, 'schedulerName', 'default-scheduler');
+  setDefault(spec, 'enableServiceLinks', true);
+  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccount === undefined) spec.serviceAccount = spec.serviceAccountName;
+  for (const list of [spec.containers, spec.initContainers]) if (Array.isArray(list)) list.forEach(defaultContainer);
+}
+
+function defaultPodTemplate(spec: Obj): void {
+  if (isObj(spec.template)) defaultPodSpec(spec.template.spec);
+}
+
+const DEFAULTERS: Record<string, (o: Obj) => void> = {
+  Pod: (o) => {
+    defaultPodSpec(o.spec);
+    if (isObj(o.spec)) {
+      setDefault(o.spec, 'priority', 0);
+      setDefault(o.spec, 'preemptionPolicy', 'PreemptLowerPriority');
+    }
+  },
+  Deployment: (o) => {
+    if (!isObj(o.spec)) return;
+    setDefault(o.spec, 'replicas', 1);
+    setDefault(o.spec, 'strategy', { type: 'RollingUpdate' });
+    const st = o.spec.strategy;
+    if (isObj(st) && st.type === 'RollingUpdate') setDefault(st, 'rollingUpdate', { maxUnavailable: '25%', maxSurge: '25%' });
+    setDefault(o.spec, 'revisionHistoryLimit', 10);
+    setDefault(o.spec, 'progressDeadlineSeconds', 600);
+    defaultPodTemplate(o.spec);
+  },
+  ReplicaSet: (o) => {
+    if (!isObj(o.spec)) return;
+    setDefault(o.spec, 'replicas', 1);
+    defaultPodTemplate(o.spec);
+  },
+  DaemonSet: (o) => {
+    if (!isObj(o.spec)) return;
+    setDefault(o.spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+    setDefault(o.spec, 'revisionHistoryLimit', 10);
+    defaultPodTemplate(o.spec);
+  },
+  Service: (o) => {
+    if (!isObj(o.spec)) return;
+    setDefault(o.spec, 'type', 'ClusterIP');
+    setDefault(o.spec, 'sessionAffinity', 'None');
+    if (Array.isArray(o.spec.ports)) {
+      for (const p of o.spec.ports) {
+        if (!isObj(p)) continue;
+        setDefault(p, 'protocol', 'TCP');
+        setDefault(p, 'targetPort', p.port);
+      }
+    }
+  },
+};
+
+/** Applies the defaults of the object's kind in place. */
+export function applyDefaults(obj: KubeObject): void {
+  DEFAULTERS[obj.kind ?? '']?.(obj as unknown as Obj);
+}

@@ -1,0 +1,131 @@
+// The storage layer: objects as JSON under /registry/... keys in etcd, with optimistic concurrency.
+// mirrors staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go: Create is a txn "create if the
+// key's mod_revision is 0", GuaranteedUpdate re-reads and retries a txn "put if mod_revision is
+// unchanged", Delete is a txn "delete if mod_revision is unchanged"; an object's resourceVersion
+// is its key's mod_revision.
+import type { KubeObject, Status } from '../../api/index.ts';
+import type { EtcdClient, EtcdError, KeyValue, TxnResult, WithHeader } from '../../etcd/index.ts';
+import { decodeFromStorage, encodeForStorage } from '../encoding.ts';
+
+export type StoreResult<T> = { ok: true; value: T } | { ok: false; status: Status };
+type Cb<T> = (r: StoreResult<T>) => void;
+
+/** What GuaranteedUpdate's update function decides for the current object. */
+export type UpdateDecision =
+  | { action: 'put'; object: KubeObject }
+  | { action: 'delete' }
+  | { action: 'abort'; status: Status }
+  | { action: 'noop'; object: KubeObject };
+
+/** Bound on GuaranteedUpdate retries after lost races (a limit on everything). */
+export const MAX_UPDATE_ATTEMPTS = 16;
+
+/** An etcd error as the API server reports it: a 500 whose message is etcd's text. */
+export function storageError(err: EtcdError): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: '', code: 500 };
+}
+
+function corrupt(key: string): Status {
+  return storageError({ code: 'InvalidArgument', message: `unable to decode object stored at ${key}` });
+}
+
+export interface Current {
+  object: KubeObject;
+  modRevision: number;
+}
+
+export class EtcdStore {
+  constructor(private readonly etcd: EtcdClient) {}
+
+  /** Reads one object; value undefined when absent. */
+  get(key: string, cb: Cb<Current | undefined>): void {
+    this.etcd.range({ key }, (r) => {
+      if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
+      const kv = r.value.kvs[0];
+      if (!kv) return cb({ ok: true, value: undefined });
+      const object = decodeFromStorage(kv.value, kv.modRevision);
+      cb(object ? { ok: true, value: { object, modRevision: kv.modRevision } } : { ok: false, status: corrupt(key) });
+    });
+  }
+
+  /** Reads every object in [key, rangeEnd) at one revision (a consistent, quorum read). */
+  list(key: string, rangeEnd: string, revision: number | undefined, cb: Cb<{ items: KubeObject[]; revision: number }>): void {
+    this.etcd.range({ key, rangeEnd, ...(revision ? { revision } : {}) }, (r) => {
+      if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
+      const items: KubeObject[] = [];
+      for (const kv of r.value.kvs) {
+        const o = decodeFromStorage(kv.value, kv.modRevision);
+        if (o) items.push(o);
+      }
+      cb({ ok: true, value: { items, revision: revision ?? r.value.header.revision } });
+    });
+  }
+
+  /** Creates the object if the key is absent; value undefined when it already exists. */
+  create(key: string, obj: KubeObject, cb: Cb<KubeObject | undefined>): void {
+    const value = encodeForStorage(obj);
+    this.etcd.txn(
+      { compare: [{ key, target: 'MOD', result: 'EQUAL', operand: 0 }], success: [{ put: { key, value } }], failure: [] },
+      (r) => {
+        if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
+        if (!r.value.succeeded) return cb({ ok: true, value: undefined });
+        cb({ ok: true, value: withRevision(obj, r.value.header.revision) });
+      },
+    );
+  }
+
+  /**
+   * Reads the current object, asks `decide` what to do with it, and writes only if nobody wrote in
+   * between; on a lost race it re-reads and asks again. `decide` sees undefined when the key is absent.
+   */
+  guaranteedUpdate(
+    key: string,
+    decide: (current: Current | undefined, answer: (d: UpdateDecision) => void) => void,
+    cb: Cb<{ object: KubeObject | undefined; deleted: boolean }>,
+    attempt = 1,
+  ): void {
+    this.get(key, (cur) => {
+      if (!cur.ok) return cb(cur);
+      decide(cur.value, (d) => this.commit(key, cur.value, d, decide, cb, attempt));
+    });
+  }
+
+  private commit(
+    key: string,
+    current: Current | undefined,
+    d: UpdateDecision,
+    decide: (current: Current | undefined, answer: (d: UpdateDecision) => void) => void,
+    cb: Cb<{ object: KubeObject | undefined; deleted: boolean }>,
+    attempt: number,
+  ): void {
+    {
+      const cur = { value: current };
+      if (d.action === 'abort') return cb({ ok: false, status: d.status });
+      if (d.action === 'noop') return cb({ ok: true, value: { object: d.object, deleted: false } });
+      const expected = cur.value?.modRevision ?? 0;
+      const op = d.action === 'put' ? { put: { key, value: encodeForStorage(d.object) } } : { deleteRange: { key, prevKv: true } };
+      this.etcd.txn({ compare: [{ key, target: 'MOD', result: 'EQUAL', operand: expected }], success: [op], failure: [] }, (r) => {
+        if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
+        if (!r.value.succeeded) {
+          if (attempt >= MAX_UPDATE_ATTEMPTS) return cb({ ok: false, status: storageError({ code: 'Unavailable', message: `too many conflicts updating ${key}` }) });
+          return this.guaranteedUpdate(key, decide, cb, attempt + 1);
+        }
+        if (d.action === 'delete') {
+          const prev = deletedObject(r.value, cur.value?.object);
+          return cb({ ok: true, value: { object: prev && withRevision(prev, r.value.header.revision), deleted: true } });
+        }
+        cb({ ok: true, value: { object: withRevision(d.object, r.value.header.revision), deleted: false } });
+      });
+    }
+  }
+}
+
+function deletedObject(r: WithHeader<TxnResult>, fallback: KubeObject | undefined): KubeObject | undefined {
+  const resp = r.responses[0];
+  const prev: KeyValue | undefined = resp && 'deleteRange' in resp ? resp.deleteRange.prevKvs[0] : undefined;
+  return (prev && decodeFromStorage(prev.value, prev.modRevision)) ?? fallback;
+}
+
+function withRevision(obj: KubeObject, revision: number): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
+}

@@ -1,0 +1,232 @@
+// The watch cache of one resource: a single etcd watch on the resource's prefix feeds an
+// in-memory copy of every object plus a bounded window of recent events, and fans events out to
+// any number of API watchers, each filtered by its own selectors.
+// mirrors staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go and watch_cache.go:
+// - a watch from resourceVersion N replays window events newer than N; if N is older than the
+//   window, the watcher gets ERROR 410 Expired "too old resource version: N (oldest-1)";
+// - a watch from "" or "0" starts with a synthetic ADDED per current object;
+// - an object that stops (starts) matching a watcher's selectors is sent to it as DELETED (ADDED);
+// - watchers that allow bookmarks get a BOOKMARK with the cache's resourceVersion periodically.
+import {
+  apiVersionOf, newResourceExpired, tooOldResourceVersion, type KubeObject, type ResourceInfo,
+} from '../../api/index.ts';
+import type { EtcdClient, WatchEvent as EtcdEvent, WatchHandle as EtcdWatchHandle } from '../../etcd/index.ts';
+import { prefixEnd } from '../../etcd/index.ts';
+import { decodeFromStorage } from '../encoding.ts';
+import type { ApiWatchEvent } from '../request.ts';
+import { storagePrefix } from '../resources.ts';
+import { matches, type Predicate } from './filter.ts';
+
+export interface CacheClock {
+  now(): number;
+  setTimer(delayMs: number, fn: () => void): { cancel(): void };
+}
+
+export interface WatchCacheOptions {
+  /** Events kept for resumption (upstream's default watch cache capacity is 100). */
+  capacity?: number;
+  /** How often watchers that allow bookmarks get one (simulated ms). */
+  bookmarkIntervalMs?: number;
+}
+
+interface CachedEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubeObject;
+  prevObject?: KubeObject;
+  rv: number;
+}
+
+interface Watcher {
+  id: number;
+  predicate: Predicate;
+  sink: (ev: ApiWatchEvent) => void;
+  bookmarks: boolean;
+}
+
+export const DEFAULT_WATCH_CACHE_CAPACITY = 100;
+export const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
+const RELIST_BACKOFF_MS = 1000;
+
+export class WatchCache {
+  private readonly objects = new Map<string, KubeObject>();
+  private window: CachedEvent[] = [];
+  private rv = 0;
+  private listRv = 0;
+  private ready = false;
+  private readonly watchers = new Map<number, Watcher>();
+  private nextWatcherId = 1;
+  private etcdWatch: EtcdWatchHandle | undefined;
+  private readonly readyCallbacks: (() => void)[] = [];
+  private stopped = false;
+  private readonly capacity: number;
+  private readonly bookmarkIntervalMs: number;
+  private readonly prefix: string;
+
+  constructor(
+    readonly resource: ResourceInfo,
+    private readonly etcd: EtcdClient,
+    private readonly clock: CacheClock,
+    options: WatchCacheOptions = {},
+  ) {
+    this.capacity = options.capacity ?? DEFAULT_WATCH_CACHE_CAPACITY;
+    this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS;
+    this.prefix = `${storagePrefix(resource)}/`;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  get resourceVersion(): number {
+    return this.rv;
+  }
+
+  /** Lists the prefix, then watches from the list revision + 1. */
+  start(): void {
+    if (this.stopped) return;
+    this.etcd.range({ key: this.prefix, rangeEnd: prefixEnd(this.prefix) }, (r) => {
+      if (this.stopped) return;
+      if (!r.ok) {
+        this.clock.setTimer(RELIST_BACKOFF_MS, () => this.start());
+        return;
+      }
+      this.objects.clear();
+      for (const kv of r.value.kvs) {
+        const o = decodeFromStorage(kv.value, kv.modRevision);
+        if (o) this.objects.set(kv.key, o);
+      }
+      this.rv = r.value.header.revision;
+      this.listRv = this.rv;
+      this.window = [];
+      this.openWatch(this.rv + 1);
+      if (!this.ready) {
+        this.ready = true;
+        this.scheduleBookmarks();
+        for (const cb of this.readyCallbacks.splice(0)) cb();
+      }
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.etcdWatch?.cancel();
+    for (const w of this.watchers.values()) w.sink({ type: 'ERROR', object: newResourceExpired('watch cache stopped') });
+    this.watchers.clear();
+  }
+
+  onReady(cb: () => void): void {
+    if (this.ready) cb();
+    else this.readyCallbacks.push(cb);
+  }
+
+  /** Every cached object matching `p`, in key order. */
+  list(p: Predicate): KubeObject[] {
+    const keys = [...this.objects.keys()].sort();
+    const out: KubeObject[] = [];
+    for (const k of keys) {
+      const o = this.objects.get(k)!;
+      if (matches(p, o)) out.push(o);
+    }
+    return out;
+  }
+
+  get(key: string): KubeObject | undefined {
+    return this.objects.get(key);
+  }
+
+  /**
+   * Starts a watcher. resourceVersion "" or "0": synthetic ADDED events for the current state,
+   * then changes; otherwise changes after that revision (or ERROR 410 if it left the window).
+   * Returns a cancel function.
+   */
+  watch(p: Predicate, resourceVersion: number | undefined, bookmarks: boolean, sink: (ev: ApiWatchEvent) => void): () => void {
+    const id = this.nextWatcherId++;
+    if (resourceVersion === undefined || resourceVersion === 0) {
+      for (const o of this.list(p)) sink({ type: 'ADDED', object: o });
+    } else {
+      const oldest = this.window.length > 0 ? this.window[0]!.rv : this.listRv + 1;
+      if (resourceVersion < oldest - 1) {
+        sink({ type: 'ERROR', object: newResourceExpired(tooOldResourceVersion(resourceVersion, oldest - 1)) });
+        return () => {};
+      }
+      for (const ev of this.window) if (ev.rv > resourceVersion) this.deliver({ id, predicate: p, sink, bookmarks }, ev);
+    }
+    this.watchers.set(id, { id, predicate: p, sink, bookmarks });
+    return () => {
+      this.watchers.delete(id);
+    };
+  }
+
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  private openWatch(fromRevision: number): void {
+    this.etcdWatch?.cancel();
+    const handle = this.etcd.watch({ key: this.prefix, rangeEnd: prefixEnd(this.prefix), startRevision: fromRevision, prevKv: true }, (resp) => {
+      if (this.stopped || this.etcdWatch !== handle) return;
+      if (resp.canceled) {
+        // compacted past us (or the server canceled): relist, as the cacher's reflector does
+        this.etcdWatch = undefined;
+        this.clock.setTimer(RELIST_BACKOFF_MS, () => this.start());
+        return;
+      }
+      for (const ev of resp.events) this.apply(ev);
+      if (resp.events.length === 0 && !resp.created && resp.header.revision > this.rv) this.rv = resp.header.revision;
+    });
+    this.etcdWatch = handle;
+  }
+
+  private apply(ev: EtcdEvent): void {
+    const rv = ev.kv.modRevision;
+    if (rv <= this.rv) return; // a duplicate after the client re-opened the watch
+    const prev = this.objects.get(ev.kv.key);
+    let cached: CachedEvent;
+    if (ev.type === 'DELETE') {
+      const last = prev ?? (ev.prevKv ? decodeFromStorage(ev.prevKv.value, ev.prevKv.modRevision) : undefined);
+      this.objects.delete(ev.kv.key);
+      this.rv = rv;
+      if (!last) return;
+      cached = { type: 'DELETED', object: { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } }, prevObject: last, rv };
+    } else {
+      const obj = decodeFromStorage(ev.kv.value, rv);
+      this.rv = rv;
+      if (!obj) return;
+      this.objects.set(ev.kv.key, obj);
+      cached = prev ? { type: 'MODIFIED', object: obj, prevObject: prev, rv } : { type: 'ADDED', object: obj, rv };
+    }
+    this.window.push(cached);
+    if (this.window.length > this.capacity) this.window.shift();
+    for (const w of [...this.watchers.values()]) this.deliver(w, cached);
+  }
+
+  /** Sends one event to one watcher, turning selector transitions into ADDED / DELETED. */
+  private deliver(w: Watcher, ev: CachedEvent): void {
+    const now = matches(w.predicate, ev.object);
+    const before = ev.prevObject !== undefined && matches(w.predicate, ev.prevObject);
+    if (ev.type === 'ADDED') {
+      if (now) w.sink({ type: 'ADDED', object: ev.object });
+    } else if (ev.type === 'DELETED') {
+      if (before) w.sink({ type: 'DELETED', object: ev.object });
+    } else if (now && before) {
+      w.sink({ type: 'MODIFIED', object: ev.object });
+    } else if (now) {
+      w.sink({ type: 'ADDED', object: ev.object });
+    } else if (before) {
+      w.sink({ type: 'DELETED', object: ev.object });
+    }
+  }
+
+  private scheduleBookmarks(): void {
+    this.clock.setTimer(this.bookmarkIntervalMs, () => {
+      if (this.stopped) return;
+      const bookmark: KubeObject = {
+        apiVersion: apiVersionOf(this.resource),
+        kind: this.resource.kind,
+        metadata: { resourceVersion: String(this.rv) },
+      };
+      for (const w of [...this.watchers.values()]) if (w.bookmarks) w.sink({ type: 'BOOKMARK', object: bookmark });
+      this.scheduleBookmarks();
+    });
+  }
+}
