@@ -22,7 +22,8 @@ export default defineConfig({
           include: ['labs/**/*.test.ts'],
           exclude: ['labs/*/mutants/**'],
           environment: 'node',
-          testTimeout: 120_000,
+          testTimeout: 240_000,
+          maxConcurrency: 2,
           // The suites' resolved `@lab/submission` must never come from a cached transform (GRADING-NOTES).
           fsModuleCache: false,
         },

@@ -1,0 +1,83 @@
+// Every lab folder is complete and follows the lab contract (docs/ARCHITECTURE.md, "Labs and
+// grading"): valid frontmatter, the exported names it promises, suites that import only the
+// fixed specifier and the runtime's public faces, learner files with type-only imports.
+// (tests.json being up to date is proven in labs.proof.test.ts: grading the solution passes only
+// if exactly the names in tests.json ran.)
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseLabMeta } from '../scripts/lib/labs/frontmatter.ts';
+import { labSlugs, LABS_DIR } from '../scripts/lib/labs/catalog.ts';
+
+const REQUIRED = ['lab.mdx', 'starter.ts', 'solution.ts', 'hidden.test.ts', 'examples.test.ts', 'tests.json'];
+const RUNTIME_FACES = ['api', 'controllers', 'scheduler'].map((m) => `runtime/${m}/index.ts`);
+const slugs = labSlugs();
+
+interface ImportLine {
+  typeOnly: boolean;
+  spec: string;
+}
+
+function importsOf(source: string): ImportLine[] {
+  const out: ImportLine[] = [];
+  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(/g;
+  for (const m of source.matchAll(re)) {
+    if (m[0].includes('require(')) out.push({ typeOnly: false, spec: 'require()' });
+    else out.push({ typeOnly: Boolean(m[2]), spec: (m[3] ?? m[4] ?? m[5])! });
+  }
+  return out;
+}
+
+const isRuntimeFace = (spec: string) => RUNTIME_FACES.some((face) => spec.endsWith(face) && /^(\.\.\/)+runtime\//.test(spec));
+
+function learnerFiles(slug: string): string[] {
+  const dir = join(LABS_DIR, slug);
+  const mutants = existsSync(join(dir, 'mutants')) ? readdirSync(join(dir, 'mutants')).filter((f) => f.endsWith('.ts')) : [];
+  return ['starter.ts', 'solution.ts', ...mutants.map((m) => `mutants/${m}`)];
+}
+
+it('finds the labs', () => {
+  expect(slugs).toEqual(expect.arrayContaining(['replicaset-reconcile', 'scheduler-scoring']));
+});
+
+describe.each(slugs)('lab %s', (slug) => {
+  const dir = join(LABS_DIR, slug);
+  const parsed = parseLabMeta(readFileSync(join(dir, 'lab.mdx'), 'utf8'), `labs/${slug}/lab.mdx`);
+
+  it('has every file of the lab format and at least five mutants', () => {
+    const missing = REQUIRED.filter((f) => !existsSync(join(dir, f)));
+    expect(missing).toEqual([]);
+    expect(learnerFiles(slug).filter((f) => f.startsWith('mutants/')).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('has a valid frontmatter', () => {
+    expect('error' in parsed ? parsed.error : null).toBeNull();
+  });
+
+  it('lists hidden and example test names in tests.json', () => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'tests.json'), 'utf8')) as { hidden: string[]; examples: string[] };
+    expect(manifest.hidden.length).toBeGreaterThan(0);
+    expect(manifest.examples.length).toBeGreaterThan(0);
+    expect(new Set(manifest.hidden).size, 'hidden test names are unique').toBe(manifest.hidden.length);
+  });
+
+  it.each(learnerFiles(slug))('%s exports exactly the names in the frontmatter', async (file) => {
+    const meta = 'meta' in parsed ? parsed.meta : null;
+    const mod = (await import(join(dir, file))) as Record<string, unknown>;
+    expect(Object.keys(mod).sort()).toEqual([...(meta?.exports ?? [])].sort());
+    for (const name of meta?.exports ?? []) expect(typeof mod[name], `${name} is a function`).toBe('function');
+  });
+
+  it.each(learnerFiles(slug))('%s has only type imports, from the runtime public faces', (file) => {
+    const bad = importsOf(readFileSync(join(dir, file), 'utf8')).filter((i) => !i.typeOnly || !isRuntimeFace(i.spec));
+    expect(bad).toEqual([]);
+  });
+
+  it.each(['hidden.test.ts', 'examples.test.ts'])('%s imports only vitest, @lab/submission and runtime faces', (file) => {
+    const source = readFileSync(join(dir, file), 'utf8');
+    const bad = importsOf(source).filter((i) => i.spec !== 'vitest' && i.spec !== '@lab/submission' && !isRuntimeFace(i.spec));
+    expect(bad).toEqual([]);
+    expect(importsOf(source).some((i) => i.spec === '@lab/submission'), 'imports the learner module').toBe(true);
+    expect(source, 'no .only or .skip').not.toMatch(/\.(only|skip)\(/);
+  });
+});
