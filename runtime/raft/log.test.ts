@@ -39,11 +39,16 @@ describe('MemoryStorage', () => {
 
   it('applySnapshot replaces the log; an older snapshot is refused', () => {
     const s = storageWithTerms(['n1'], [1, 1]);
-    const snap = { metadata: { index: 5, term: 2, confState: { voters: ['n1', 'n2'] } }, data: 'd' };
+    const snap = {
+      metadata: { index: 5, term: 2, confState: { voters: ['n1', 'n2'] } },
+      data: 'd',
+    };
     expect(s.applySnapshot(snap)).toBeNull();
     expect([s.firstIndex(), s.lastIndex(), s.term(5)]).toEqual([6, 5, 2]);
     expect(s.initialState().confState.voters).toEqual(['n1', 'n2']);
-    expect(s.applySnapshot({ ...snap, metadata: { ...snap.metadata, index: 4 } })).toBe('ErrSnapOutOfDate');
+    expect(s.applySnapshot({ ...snap, metadata: { ...snap.metadata, index: 4 } })).toBe(
+      'ErrSnapOutOfDate',
+    );
   });
 });
 
