@@ -17,10 +17,13 @@ export class RaftLog {
 
   constructor(storage: Storage) {
     this.storage = storage;
-    const first = storage.firstIndex();
     this.unstable = new Unstable(storage.lastIndex() + 1);
-    this.committed = first - 1;
-    this.applied = first - 1;
+    // Everything up to the snapshot is applied (the state machine restarts from the snapshot).
+    // Our MemoryStorage may keep catch-up entries behind its snapshot, unlike etcd's restart from
+    // snapshot + WAL, so the snapshot index, not firstIndex - 1, is the floor here.
+    const floor = Math.max(storage.firstIndex() - 1, storage.snapshot().metadata.index);
+    this.committed = floor;
+    this.applied = floor;
   }
 
   firstIndex(): number {

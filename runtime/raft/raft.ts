@@ -42,7 +42,10 @@ export interface Config {
   electionTick?: number;
   /** Ticks between leader heartbeats. Default 1. */
   heartbeatTick?: number;
-  /** The last index already applied by the state machine (on restart). Default: from storage. */
+  /**
+   * The last index the state machine has already applied (on restart). Default: the storage's
+   * snapshot index, since a restarted application restores its state from that snapshot.
+   */
   applied?: number;
   /** Most entries in one MsgApp. Default 64. */
   maxEntriesPerMsg?: number;
