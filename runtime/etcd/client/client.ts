@@ -29,6 +29,8 @@ export interface ClientOptions {
 const RETRY_BACKOFF_MS = 50;
 const WATCH_PING_MS = 500;
 const WATCH_SILENCE_MS = 1500;
+/** How long a missing watch message may be late (reordering) before we call it lost. */
+const GAP_WAIT_MS = 200;
 /** Errors that prove the request was not proposed: safe to retry anywhere. */
 const NOT_ATTEMPTED = new Set([ErrNoLeader.message, ErrStopped.message]);
 
@@ -176,6 +178,10 @@ class ClientWatch implements WatchHandle {
   private hop = 0;
   private closed = false;
   private createdSent = false;
+  /** Next stream position to deliver, and messages that arrived early (reordered). */
+  private nextSeq = 0;
+  private early = new Map<number, WatchMessage>();
+  private gapTimer: { cancel(): void } | undefined;
   private readonly pinger: { cancel(): void };
 
   constructor(private readonly client: SimEtcdClient, private readonly req: WatchRequest, private readonly listener: WatchListener) {
@@ -217,6 +223,10 @@ class ClientWatch implements WatchHandle {
     }
     this.member = live[this.hop % live.length]!;
     this.streamKey = `${this.client.name}/w${this.id}.${this.hop}`;
+    this.nextSeq = 0;
+    this.early = new Map();
+    this.gapTimer?.cancel();
+    this.gapTimer = undefined;
     this.client.streams().set(this.streamKey, (m) => this.onMessage(m));
     const startRevision = this.lastRevision > 0 ? this.lastRevision + 1 : (this.req.startRevision ?? 0);
     this.client.sendRaw(this.member, { op: 'watchCreate', watchKey: this.streamKey, req: { ...this.req, startRevision } });
@@ -227,12 +237,41 @@ class ClientWatch implements WatchHandle {
     this.open();
   }
 
+  /**
+   * Restores stream order like TCP under gRPC: deliver in sequence, hold early messages, drop
+   * duplicates, and if a message stays missing (lost), resume on a fresh stream.
+   */
   private onMessage(m: WatchMessage): void {
     if (this.closed || m.watchKey !== this.streamKey) return;
     this.lastHeardMs = this.client.clock.now();
+    if (m.response === 'gone') return this.reopen();
+    if (m.response === 'alive') {
+      if (m.seq >= this.nextSeq) this.suspectGap();
+      return;
+    }
+    if (m.seq < this.nextSeq) return; // a duplicate
+    this.early.set(m.seq, m);
+    while (this.early.has(this.nextSeq) && !this.closed) {
+      const next = this.early.get(this.nextSeq)!;
+      this.early.delete(this.nextSeq++);
+      this.deliver(next);
+    }
+    if (this.early.size > 0) this.suspectGap();
+  }
+
+  private suspectGap(): void {
+    if (this.gapTimer) return;
+    const stream = this.streamKey;
+    const waiting = this.nextSeq;
+    this.gapTimer = this.client.clock.setTimer(GAP_WAIT_MS, () => {
+      this.gapTimer = undefined;
+      if (!this.closed && this.streamKey === stream && this.nextSeq === waiting) this.reopen();
+    });
+  }
+
+  private deliver(m: WatchMessage): void {
     const resp = m.response;
-    if (resp === 'alive') return;
-    if (resp === 'gone') return this.reopen();
+    if (resp === 'alive' || resp === 'gone') return;
     if (resp.created) {
       // The first stream fixes "now" for a watch that started from the next write.
       if (this.lastRevision === 0) this.lastRevision = resp.header.revision;

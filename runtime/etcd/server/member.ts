@@ -41,7 +41,8 @@ export interface MemberConfig {
   restoreFrom?: string;
 }
 
-type Reply = (result: Result<Record<string, unknown>>) => void;
+/** Answers a request; `revision` overrides the header revision (a write's own revision). */
+type Reply = (result: Result<Record<string, unknown>>, revision?: number) => void;
 
 interface PendingRead {
   ctx: string;
@@ -74,7 +75,7 @@ class EtcdMember implements MemberHandle {
   private readonly lessor = new LeaderLessor();
   private readonly waiters = new Map<string, Reply>();
   private reads: PendingRead[] = [];
-  private readonly watches = new Map<string, { hubId: number; replyTo: string }>();
+  private readonly watches = new Map<string, { hubId: number; replyTo: string; sent: number }>();
   private readonly relays = new Map<string, { replyTo: string; reqId: string }>();
   private seq = 0;
   private wasLeader = false;
@@ -185,7 +186,7 @@ class EtcdMember implements MemberHandle {
     const reply = this.waiters.get(applied.id);
     if (reply) {
       this.waiters.delete(applied.id);
-      reply(applied.result);
+      reply(applied.result, applied.revision);
     }
   }
 
@@ -212,7 +213,7 @@ class EtcdMember implements MemberHandle {
   private restoreSnapshot(snap: Snapshot): void {
     this.sm.restore(snap.data);
     this.hub.close();
-    for (const [watchKey, w] of this.watches) this.sendWatch(w.replyTo, watchKey, 'gone');
+    for (const [watchKey, w] of this.watches) this.sendWatch(w.replyTo, watchKey, 'gone', w.sent);
     this.watches.clear();
     this.hub = new WatchHub(this.sm.store);
     this.ctx.trace('etcd.snapshot.restore', `index ${snap.metadata.index}, revision ${this.sm.store.revision}`);
@@ -275,18 +276,20 @@ class EtcdMember implements MemberHandle {
     return { clusterId: this.cfg.clusterId, memberId: this.spec.id, revision: this.sm.store.revision, raftTerm: this.node.raft.term };
   }
 
-  private respond(to: string, reqId: string, result: Result<Record<string, unknown>>): void {
+  private respond(to: string, reqId: string, result: Result<Record<string, unknown>>, revision?: number): void {
+    const header = this.header();
+    if (revision !== undefined) header.revision = revision;
     const msg: ResponseMessage = {
       kind: 'etcd.response',
       reqId,
-      result: result.ok ? ok({ ...result.value, header: this.header() }) : fail(result.error),
+      result: result.ok ? ok({ ...result.value, header }) : fail(result.error),
     };
     this.ctx.send(to, msg);
   }
 
   private handleRequest(msg: RequestMessage): void {
     const { request: r, replyTo, reqId } = msg;
-    const reply: Reply = (result) => this.respond(replyTo, reqId, result);
+    const reply: Reply = (result, revision) => this.respond(replyTo, reqId, result, revision);
     if (WRITE_OPS.has(r.op)) return this.propose(`${replyTo}|${reqId}`, r as WriteCommand, reply);
     switch (r.op) {
       case 'range': {
@@ -315,8 +318,9 @@ class EtcdMember implements MemberHandle {
       }
       case 'watchPing': {
         // clientv3 WithRequireLeader: a member without a leader drops its watch streams.
-        const healthy = this.watches.has(r.watchKey) && this.node.raft.lead !== None;
-        return this.sendWatch(replyTo, r.watchKey, healthy ? 'alive' : 'gone');
+        const w = this.watches.get(r.watchKey);
+        const healthy = w !== undefined && this.node.raft.lead !== None;
+        return this.sendWatch(replyTo, r.watchKey, healthy ? 'alive' : 'gone', w ? w.sent - 1 : -1);
       }
     }
   }
@@ -389,17 +393,17 @@ class EtcdMember implements MemberHandle {
 
   private watchCreate(replyTo: string, watchKey: string, req: WatchRequest): void {
     if (this.watches.has(watchKey)) return; // duplicated create message
-    if (this.node.raft.lead === None) return this.sendWatch(replyTo, watchKey, 'gone');
-    const entry = { hubId: -1, replyTo };
+    if (this.node.raft.lead === None) return this.sendWatch(replyTo, watchKey, 'gone', -1);
+    const entry = { hubId: -1, replyTo, sent: 0 };
     this.watches.set(watchKey, entry);
     entry.hubId = this.hub.watch(req, (resp) => {
-      this.sendWatch(replyTo, watchKey, { ...resp, header: { ...this.header(), revision: resp.revision } });
+      this.sendWatch(replyTo, watchKey, { ...resp, header: { ...this.header(), revision: resp.revision } }, entry.sent++);
       if (resp.canceled) this.watches.delete(watchKey);
     });
   }
 
-  private sendWatch(to: string, watchKey: string, response: WatchMessage['response']): void {
-    const msg: WatchMessage = { kind: 'etcd.watch', watchKey, response };
+  private sendWatch(to: string, watchKey: string, response: WatchMessage['response'], seq: number): void {
+    const msg: WatchMessage = { kind: 'etcd.watch', watchKey, response, seq };
     this.ctx.send(to, msg);
   }
 

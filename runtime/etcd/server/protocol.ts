@@ -50,6 +50,11 @@ export interface ResponseMessage {
 export interface WatchMessage {
   kind: 'etcd.watch';
   watchKey: string;
+  /**
+   * Position in the stream (0, 1, 2, ...), so the client can restore order and notice a lost
+   * message the way TCP would under gRPC. For 'alive' it is the last position sent so far.
+   */
+  seq: number;
   /** 'gone': the member dropped the stream (it lost its leader or restored a snapshot); resume elsewhere. */
   response: (WatchResponse & { header: ResponseHeader }) | 'gone' | 'alive';
 }

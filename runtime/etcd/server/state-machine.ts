@@ -14,18 +14,25 @@ const RECENT_IDS_MAX = 4096;
 export interface AppliedRequest {
   id: string;
   result: Result<Record<string, unknown>>;
+  /** The store revision right after this request applied (its response header revision). */
+  revision: number;
   /** False when this ID was applied before (a duplicate entry that changed nothing). */
   fresh: boolean;
 }
 
+interface Remembered {
+  result: Result<Record<string, unknown>>;
+  revision: number;
+}
+
 interface SmSnapshot {
   store: StoreSnapshot;
-  recent: [string, Result<Record<string, unknown>>][];
+  recent: [string, Remembered][];
 }
 
 export class EtcdStateMachine {
   store: MvccStore;
-  private recent = new Map<string, Result<Record<string, unknown>>>();
+  private recent = new Map<string, Remembered>();
 
   constructor(private readonly minLeaseTtlSeconds: number, store?: MvccStore) {
     this.store = store ?? new MvccStore();
@@ -37,11 +44,12 @@ export class EtcdStateMachine {
     if (data === '') return undefined;
     const proposal = JSON.parse(data) as Proposal;
     const seen = this.recent.get(proposal.id);
-    if (seen) return { id: proposal.id, result: seen, fresh: false };
+    if (seen) return { id: proposal.id, ...seen, fresh: false };
     const result = this.execute(proposal.cmd);
-    this.recent.set(proposal.id, result);
+    const remembered = { result, revision: this.store.revision };
+    this.recent.set(proposal.id, remembered);
     if (this.recent.size > RECENT_IDS_MAX) this.recent.delete(this.recent.keys().next().value!);
-    return { id: proposal.id, result, fresh: true };
+    return { id: proposal.id, ...remembered, fresh: true };
   }
 
   private execute(cmd: WriteCommand): Result<Record<string, unknown>> {

@@ -1,0 +1,57 @@
+// The safety checks of a fault schedule besides linearizability: acknowledged writes are never
+// lost, members converge to the same store, and the watch stream has no gaps or duplicates.
+import type { EtcdCluster } from '../../etcd/index.ts';
+import type { AckedWrite } from './workload.ts';
+
+/** Every acknowledged write must be in every member's history at the revision it was given. */
+export function checkAckedWrites(cluster: EtcdCluster, acked: readonly AckedWrite[]): string | undefined {
+  for (const m of cluster.members) {
+    const store = cluster.store(m.name);
+    if (!store) return `member ${m.name} is not up after recovery`;
+    for (const w of acked) {
+      const r = store.range({ key: w.key, revision: w.revision });
+      if (!r.ok) return `member ${m.name}: reading acknowledged write ${w.key}@${w.revision} failed: ${r.error.message}`;
+      const kv = r.value.kvs[0];
+      if (w.value === null ? kv !== undefined : kv?.value !== w.value || kv.modRevision !== w.revision) {
+        const saw = kv ? `${JSON.stringify(kv.value)} (mod ${kv.modRevision})` : 'no key';
+        return `acknowledged write lost on ${m.name}: ${w.key}=${JSON.stringify(w.value)} at revision ${w.revision}, found ${saw}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** All members at the same revision with the same hashkv (run after the cluster settled). */
+export function checkConvergence(cluster: EtcdCluster): string | undefined {
+  const seen = cluster.members.map((m) => {
+    const s = cluster.store(m.name);
+    const h = s?.hashKV();
+    return { name: m.name, revision: s?.revision, hash: h?.ok ? h.value.hash : undefined };
+  });
+  const first = seen[0]!;
+  for (const s of seen) {
+    if (s.revision !== first.revision || s.hash !== first.hash) {
+      return `members diverged: ${seen.map((x) => `${x.name}@${x.revision}#${x.hash?.toString(16)}`).join(' ')}`;
+    }
+  }
+  return undefined;
+}
+
+/** The watcher must see revisions 2..finalRevision each exactly once, in order. */
+export function checkWatchStream(revisions: readonly number[], finalRevision: number): string | undefined {
+  for (let i = 1; i < revisions.length; i++) {
+    if (revisions[i]! === revisions[i - 1]!) return `watch delivered revision ${revisions[i]} twice`;
+    if (revisions[i]! < revisions[i - 1]!) return `watch went back from revision ${revisions[i - 1]} to ${revisions[i]}`;
+  }
+  const expected = finalRevision - 1;
+  if (revisions.length !== expected) {
+    const have = new Set(revisions);
+    let missing = 0;
+    for (let r = 2; r <= finalRevision; r++) if (!have.has(r)) {
+      missing = r;
+      break;
+    }
+    return `watch saw ${revisions.length} of ${expected} revisions (first gap at ${missing})`;
+  }
+  return undefined;
+}
