@@ -1,0 +1,131 @@
+// kubectl describe: fetch the objects, the events about each (field selector on involvedObject),
+// and what the describer needs (owned ReplicaSets, pods, EndpointSlices), then print them
+// separated by a blank line, as staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go does.
+import type {
+  CoreEvent,
+  Deployment,
+  KubeObject,
+  Namespace,
+  Node,
+  Pod,
+  ReplicaSet,
+  ResourceInfo,
+  Service,
+} from '../../../api/index.ts';
+import { lookupResource } from '../../../api/index.ts';
+import type { Ctx } from '../context.ts';
+import { forEachSeq, gvr } from '../context.ts';
+import {
+  describeDeployment,
+  describeGeneric,
+  describeNamespace,
+  describeNode,
+  describeReplicaSet,
+  describeService,
+  type Related,
+} from '../describe/others.ts';
+import { describePod } from '../describe/pod.ts';
+import type { ObjectList } from '../transport.ts';
+import { fetchTargets } from './targets.ts';
+
+const MISSING_TYPE =
+  'You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.\n';
+
+export function describeObject(
+  obj: KubeObject,
+  info: ResourceInfo,
+  related: Related,
+  nowMs: number,
+): string {
+  switch (info.kind) {
+    case 'Pod':
+      return describePod(obj as Pod, related.events, nowMs);
+    case 'Deployment':
+      return describeDeployment(obj as Deployment, related, nowMs);
+    case 'ReplicaSet':
+      return describeReplicaSet(obj as ReplicaSet, related, nowMs);
+    case 'Service':
+      return describeService(obj as Service, related, nowMs);
+    case 'Node':
+      return describeNode(obj as Node, related, nowMs);
+    case 'Namespace':
+      return describeNamespace(obj as Namespace);
+    default:
+      return describeGeneric(obj, info.namespaced, related, nowMs);
+  }
+}
+
+export function runDescribe(ctx: Ctx, done: () => void): void {
+  fetchTargets(ctx, { missingTypeError: MISSING_TYPE }, (groups) => {
+    if (!groups) return done();
+    const items = groups.flatMap((g) => g.objects.map((o) => ({ info: g.info, o })));
+    if (items.length === 0 && !ctx.failed)
+      ctx.stderr += `No resources found in ${ctx.namespace} namespace.\n`;
+    const texts: string[] = [];
+    forEachSeq(
+      items,
+      ({ info, o }, next) =>
+        gatherRelated(ctx, info, o, (related) => {
+          texts.push(describeObject(o, info, related, ctx.nowMs));
+          next();
+        }),
+      () => {
+        ctx.out(texts.join('\n\n'));
+        done();
+      },
+    );
+  });
+}
+
+function list(
+  ctx: Ctx,
+  resource: string,
+  namespace: string | undefined,
+  query: { fieldSelector?: string; labelSelector?: string },
+  then: (items: KubeObject[]) => void,
+): void {
+  const info = lookupResource(resource)!;
+  ctx.request({ verb: 'list', resource: gvr(info), namespace, query }, (res) =>
+    then(res.ok ? (res.body as ObjectList).items : []),
+  );
+}
+
+function gatherRelated(
+  ctx: Ctx,
+  info: ResourceInfo,
+  obj: KubeObject,
+  done: (related: Related) => void,
+): void {
+  const namespace = obj.metadata.namespace;
+  const selector = [
+    `involvedObject.name=${obj.metadata.name ?? ''}`,
+    `involvedObject.namespace=${namespace ?? ''}`,
+  ];
+  if (obj.metadata.uid) selector.push(`involvedObject.uid=${obj.metadata.uid}`);
+  list(ctx, 'events', namespace ?? 'default', { fieldSelector: selector.join(',') }, (events) => {
+    const related: Related = { events: events as CoreEvent[] };
+    if (info.kind === 'Deployment') {
+      list(ctx, 'replicasets', namespace, {}, (sets) =>
+        done({ ...related, replicaSets: sets as ReplicaSet[] }),
+      );
+    } else if (info.kind === 'ReplicaSet') {
+      list(ctx, 'pods', namespace, {}, (pods) => done({ ...related, pods: pods as Pod[] }));
+    } else if (info.kind === 'Node') {
+      list(
+        ctx,
+        'pods',
+        undefined,
+        { fieldSelector: `spec.nodeName=${obj.metadata.name ?? ''}` },
+        (pods) => done({ ...related, pods: pods as Pod[] }),
+      );
+    } else if (info.kind === 'Service') {
+      list(
+        ctx,
+        'endpointslices',
+        namespace,
+        { labelSelector: `kubernetes.io/service-name=${obj.metadata.name ?? ''}` },
+        (slices) => done({ ...related, endpointSlices: slices as never }),
+      );
+    } else done(related);
+  });
+}

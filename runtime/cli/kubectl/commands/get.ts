@@ -1,0 +1,107 @@
+// kubectl get: tables, -o formats, -A, -l, --field-selector, --sort-by, --raw.
+// mirrors staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (Run: printing groups, the "No resources
+// found" message, single-object output for one named object).
+import type { KubeObject } from '../../../api/index.ts';
+import { flagBool, flagString, flagStrings } from '../args.ts';
+import type { Ctx } from '../context.ts';
+import { noResourcesFound } from '../errors.ts';
+import {
+  parseOutputFormat,
+  printStructured,
+  sortObjects,
+  type OutputFormat,
+} from '../printers/output.ts';
+import { printTables } from '../printers/table.ts';
+import { typePrefix } from '../resources.ts';
+import { fetchTargets, type TargetGroup } from './targets.ts';
+
+const MISSING_TYPE =
+  'You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\n' +
+  'error: Required resource not specified.\n' +
+  'Use "kubectl explain <resource>" for a detailed description of that resource (e.g. kubectl explain pods).\n' +
+  "See 'kubectl get -h' for help and examples";
+
+export function runGet(ctx: Ctx, done: () => void): void {
+  const raw = flagString(ctx.args, 'raw');
+  if (raw !== undefined) {
+    getRaw(ctx, raw, done);
+    return;
+  }
+  const format = parseOutputFormat(flagString(ctx.args, 'output'));
+  if (!format.ok) {
+    ctx.error(format.error);
+    done();
+    return;
+  }
+  fetchTargets(ctx, { missingTypeError: MISSING_TYPE }, (groups) => {
+    if (groups) {
+      try {
+        printGroups(ctx, groups, format.format);
+      } catch (e) {
+        ctx.error(`error: ${(e as Error).message}`);
+      }
+    }
+    done();
+  });
+}
+
+function getRaw(ctx: Ctx, path: string, done: () => void): void {
+  ctx.transport.raw({ path }, (res) => {
+    if (res.ok) ctx.out(res.body);
+    else ctx.statusError(res.status);
+    done();
+  });
+}
+
+function printGroups(ctx: Ctx, groups: TargetGroup[], format: OutputFormat): void {
+  const sortBy = flagString(ctx.args, 'sort-by');
+  const sorted = groups.map((g) => ({
+    ...g,
+    objects: sortBy ? sortObjects(g.objects, sortBy) : g.objects,
+  }));
+  const total = sorted.reduce((n, g) => n + g.objects.length, 0);
+  const anyNamed = sorted.some((g) => g.named);
+  if (format.kind !== 'table') {
+    const objects = sorted.flatMap((g) => g.objects);
+    const single = objects.length === 1 && (singleNamed(ctx) || ctx.args.flags.has('filename'));
+    const prefixOf = (o: KubeObject): string =>
+      typePrefix(sorted.find((g) => g.objects.includes(o))!.info);
+    ctx.out(printStructured(format, objects, single, prefixOf));
+    return;
+  }
+  if (total === 0) {
+    if (!anyNamed && !ctx.failed) {
+      const allNamespaced = !ctx.allNamespaces && sorted.every((g) => g.info.namespaced);
+      ctx.stderr += noResourcesFound(allNamespaced ? ctx.namespace : undefined);
+    }
+    return;
+  }
+  ctx.out(
+    printTables(
+      sorted.map((g) => ({
+        kind: g.info.kind,
+        typePrefix: typePrefix(g.info),
+        namespaced: g.info.namespaced,
+        objects: g.objects,
+      })),
+      {
+        nowMs: ctx.nowMs,
+        wide: format.wide,
+        noHeaders: flagBool(ctx.args, 'no-headers'),
+        showLabels: flagBool(ctx.args, 'show-labels'),
+        withNamespace: ctx.allNamespaces,
+        withKind: sorted.length > 1 || flagBool(ctx.args, 'show-kind'),
+        labelColumns: flagStrings(ctx.args, 'label-columns'),
+      },
+    ),
+  );
+}
+
+/** One name after a type, or one type/name: kubectl prints the object, not a List. */
+function singleNamed(ctx: Ctx): boolean {
+  const p = ctx.args.positionals;
+  return (
+    (p.length === 2 && !p[0]!.includes(',') && !p[0]!.includes('/')) ||
+    (p.length === 1 && p[0]!.includes('/'))
+  );
+}

@@ -1,0 +1,375 @@
+// Commands that read objects, change them and write them back: delete, scale, label, taint,
+// cordon/uncordon, set image. Each prints kubectl's result line per object.
+// mirrors staging/src/k8s.io/kubectl/pkg/cmd/{delete,scale,label,taint,drain,set}/*.go
+import type { Container, Deployment, KubeObject, Node, Taint } from '../../../api/index.ts';
+import { flagBool, flagInt, flagString } from '../args.ts';
+import type { Ctx } from '../context.ts';
+import { forEachSeq, gvr } from '../context.ts';
+import { deletedLine, noResourcesFound, operationLine, type Operation } from '../errors.ts';
+import { typePrefix } from '../resources.ts';
+import { fetchTargets, type TargetGroup } from './targets.ts';
+
+const dryRun = (ctx: Ctx): boolean => flagString(ctx.args, 'dry-run') === 'client';
+
+type Edit =
+  { ok: true; object: KubeObject; op: Operation; changed: boolean } | { ok: false; error: string };
+
+/** Fetches the targets, applies edit to each, PUTs changed objects, prints "<type>/<name> <op>". */
+function editEach(
+  ctx: Ctx,
+  missingType: string,
+  edit: (obj: KubeObject, group: TargetGroup) => Edit,
+  done: () => void,
+): void {
+  fetchTargets(ctx, { missingTypeError: missingType }, (groups) => {
+    if (!groups) return done();
+    const items = groups.flatMap((g) => g.objects.map((o) => ({ g, o })));
+    if (items.length === 0 && !ctx.failed) ctx.stderr += noResourcesFound(ctx.namespace);
+    forEachSeq(
+      items,
+      ({ g, o }, next) => {
+        const result = edit(JSON.parse(JSON.stringify(o)) as KubeObject, g);
+        if (!result.ok) {
+          ctx.error(result.error);
+          return next();
+        }
+        const line = operationLine(
+          typePrefix(g.info),
+          o.metadata.name ?? '',
+          result.op,
+          dryRun(ctx),
+        );
+        if (!result.changed || dryRun(ctx)) {
+          ctx.out(line);
+          return next();
+        }
+        const namespace = ctx.namespaceFor(g.info, o);
+        ctx.request(
+          {
+            verb: 'update',
+            resource: gvr(g.info),
+            namespace,
+            name: o.metadata.name,
+            body: result.object,
+          },
+          (res) => {
+            if (res.ok) ctx.out(line);
+            else ctx.statusError(res.status);
+            next();
+          },
+        );
+      },
+      done,
+    );
+  });
+}
+
+// ---------------------------------------------------------------- delete
+
+export function runDelete(ctx: Ctx, done: () => void): void {
+  const all = flagBool(ctx.args, 'all');
+  const selector = flagString(ctx.args, 'selector');
+  const p = ctx.args.positionals;
+  const typeOnly = p.length === 1 && !p[0]!.includes('/');
+  if (
+    !ctx.args.flags.has('filename') &&
+    typeOnly &&
+    !all &&
+    selector === undefined &&
+    flagString(ctx.args, 'field-selector') === undefined
+  ) {
+    ctx.error(`resource(s) were provided, but no name was specified`);
+    return done();
+  }
+  const grace = flagInt(ctx.args, 'grace-period');
+  const force = flagBool(ctx.args, 'force');
+  if (force && (grace === undefined || grace === 0)) {
+    ctx.stderr +=
+      'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n';
+  }
+  const gracePeriodSeconds = flagBool(ctx.args, 'now')
+    ? 1
+    : force && grace === undefined
+      ? 0
+      : grace;
+  fetchTargets(
+    ctx,
+    {
+      missingTypeError:
+        "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+    },
+    (groups) => {
+      if (!groups) return done();
+      const items = groups.flatMap((g) => g.objects.map((o) => ({ g, o })));
+      if (items.length === 0 && !ctx.failed)
+        ctx.stderr += noResourcesFound(ctx.allNamespaces ? undefined : ctx.namespace);
+      forEachSeq(
+        items,
+        ({ g, o }, next) => {
+          const line = deletedLine(typePrefix(g.info), o.metadata.name ?? '', dryRun(ctx));
+          if (dryRun(ctx)) {
+            ctx.out(line);
+            return next();
+          }
+          const query = gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds };
+          ctx.request(
+            {
+              verb: 'delete',
+              resource: gvr(g.info),
+              namespace: ctx.namespaceFor(g.info, o),
+              name: o.metadata.name,
+              query,
+            },
+            (res) => {
+              if (res.ok) ctx.out(line);
+              else ctx.statusError(res.status);
+              next();
+            },
+          );
+        },
+        done,
+      );
+    },
+  );
+}
+
+// ---------------------------------------------------------------- scale
+
+export function runScale(ctx: Ctx, done: () => void): void {
+  const replicas = flagInt(ctx.args, 'replicas');
+  if (replicas === undefined) {
+    ctx.error('required flag(s) "replicas" not set');
+    return done();
+  }
+  if (replicas < 0) {
+    ctx.error(
+      'The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0',
+    );
+    return done();
+  }
+  const current = flagInt(ctx.args, 'current-replicas');
+  editEach(
+    ctx,
+    "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+    (obj, g) => {
+      if (!['Deployment', 'ReplicaSet', 'StatefulSet'].includes(g.info.kind)) {
+        return {
+          ok: false,
+          error: `no objects passed to scale ${typePrefix(g.info)} "${obj.metadata.name ?? ''}" is not scalable`,
+        };
+      }
+      const spec = (obj as unknown as { spec: { replicas?: number } }).spec;
+      if (current !== undefined && (spec.replicas ?? 1) !== current) {
+        return {
+          ok: false,
+          error: `Expected replicas to be ${current}, was ${spec.replicas ?? 1}`,
+        };
+      }
+      spec.replicas = replicas;
+      return { ok: true, object: obj, op: 'scaled', changed: true };
+    },
+    done,
+  );
+}
+
+// ---------------------------------------------------------------- label
+
+interface LabelChanges {
+  set: Record<string, string>;
+  remove: string[];
+}
+
+/** Splits "a=b c- d=e" after the resource arguments (label.go parseLabels). */
+export function splitLabelArgs(
+  args: readonly string[],
+): { resources: string[]; changes: LabelChanges } | { error: string } {
+  const changes: LabelChanges = { set: {}, remove: [] };
+  const resources: string[] = [];
+  for (const arg of args) {
+    if (arg.includes('=')) {
+      const [k, ...v] = arg.split('=');
+      changes.set[k!] = v.join('=');
+    } else if (arg.endsWith('-') && resources.length > 0) changes.remove.push(arg.slice(0, -1));
+    else resources.push(arg);
+  }
+  if (Object.keys(changes.set).length === 0 && changes.remove.length === 0)
+    return { error: 'at least one label update is required' };
+  return { resources, changes };
+}
+
+export function runLabel(ctx: Ctx, done: () => void): void {
+  const split = splitLabelArgs(ctx.args.positionals);
+  if ('error' in split) {
+    ctx.error(split.error);
+    return done();
+  }
+  ctx.args.positionals = split.resources;
+  const overwrite = flagBool(ctx.args, 'overwrite');
+  editEach(
+    ctx,
+    'one or more resources must be specified as <resource> <name> or <resource>/<name>',
+    (obj) => {
+      const labels = { ...(obj.metadata.labels ?? {}) };
+      const before = JSON.stringify(labels);
+      for (const [k, v] of Object.entries(split.changes.set)) {
+        if (!overwrite && labels[k] !== undefined && labels[k] !== v) {
+          return {
+            ok: false,
+            error: `'${k}' already has a value (${labels[k]}), and --overwrite is false`,
+          };
+        }
+        labels[k] = v;
+      }
+      for (const k of split.changes.remove) delete labels[k];
+      obj.metadata.labels = labels;
+      const changed = JSON.stringify(labels) !== before;
+      const op: Operation = !changed
+        ? 'not labeled'
+        : Object.keys(split.changes.set).length === 0
+          ? 'unlabeled'
+          : 'labeled';
+      return { ok: true, object: obj, op, changed };
+    },
+    done,
+  );
+}
+
+// ---------------------------------------------------------------- cordon / uncordon
+
+export function runCordon(ctx: Ctx, unschedulable: boolean, done: () => void): void {
+  ctx.args.positionals = ['nodes', ...ctx.args.positionals];
+  editEach(
+    ctx,
+    'USAGE: cordon NODE [flags]',
+    (obj) => {
+      const node = obj as Node;
+      const already = (node.spec?.unschedulable ?? false) === unschedulable;
+      node.spec = { ...(node.spec ?? {}), unschedulable };
+      if (!unschedulable) delete node.spec.unschedulable;
+      const op: Operation = unschedulable
+        ? already
+          ? 'already cordoned'
+          : 'cordoned'
+        : already
+          ? 'already uncordoned'
+          : 'uncordoned';
+      return { ok: true, object: node, op, changed: !already };
+    },
+    done,
+  );
+}
+
+// ---------------------------------------------------------------- taint
+
+type TaintChange = { add: Taint[]; remove: { key: string; effect?: string }[] };
+
+const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** taint.go parseTaints: key=value:Effect, key:Effect, key:Effect-, key-. */
+export function parseTaintArgs(specs: readonly string[]): TaintChange | { error: string } {
+  const change: TaintChange = { add: [], remove: [] };
+  for (const spec of specs) {
+    if (spec.endsWith('-')) {
+      const [key, effect] = spec.slice(0, -1).split(':');
+      change.remove.push({ key: key!, effect });
+      continue;
+    }
+    const colon = spec.lastIndexOf(':');
+    if (colon < 0) return { error: `invalid taint spec: ${spec}, unknown taint effect` };
+    const effect = spec.slice(colon + 1);
+    if (!EFFECTS.includes(effect))
+      return { error: `invalid taint effect: ${effect}, unsupported taint effect` };
+    const [key, value] = spec.slice(0, colon).split('=');
+    change.add.push(
+      value === undefined
+        ? { key: key!, effect: effect as Taint['effect'] }
+        : { key: key!, value, effect: effect as Taint['effect'] },
+    );
+  }
+  return change;
+}
+
+export function runTaint(ctx: Ctx, done: () => void): void {
+  const [typed, ...rest] = ctx.args.positionals;
+  const isTaint = (a: string): boolean => a.includes(':') || a.endsWith('-') || a.includes('=');
+  const names = rest.filter((a) => !isTaint(a));
+  const parsed = parseTaintArgs(rest.filter(isTaint));
+  if ('error' in parsed) {
+    ctx.error(parsed.error);
+    return done();
+  }
+  if (parsed.add.length === 0 && parsed.remove.length === 0) {
+    ctx.error('at least one taint update is required');
+    return done();
+  }
+  ctx.args.positionals =
+    typed === undefined ? [] : typed.includes('/') ? [typed] : [typed, ...names];
+  const overwrite = flagBool(ctx.args, 'overwrite');
+  editEach(
+    ctx,
+    "at least one resource name must be specified since 'all' parameter is not set",
+    (obj) => {
+      const node = obj as Node;
+      let taints = [...(node.spec?.taints ?? [])];
+      for (const r of parsed.remove) {
+        const kept = taints.filter(
+          (t) => !(t.key === r.key && (r.effect === undefined || t.effect === r.effect)),
+        );
+        if (kept.length === taints.length)
+          return {
+            ok: false,
+            error: `taint "${r.effect ? `${r.key}:${r.effect}` : r.key}" not found`,
+          };
+        taints = kept;
+      }
+      for (const t of parsed.add) {
+        const existing = taints.findIndex((x) => x.key === t.key && x.effect === t.effect);
+        if (existing >= 0 && !overwrite) {
+          return {
+            ok: false,
+            error: `node ${node.metadata.name ?? ''} already has ${t.key} taint(s) with same effect(s) and --overwrite is false`,
+          };
+        }
+        if (existing >= 0) taints[existing] = t;
+        else taints.push(t);
+      }
+      node.spec = { ...(node.spec ?? {}), taints };
+      if (taints.length === 0) delete node.spec.taints;
+      const op: Operation = parsed.add.length > 0 ? 'tainted' : 'untainted';
+      return { ok: true, object: node, op, changed: true };
+    },
+    done,
+  );
+}
+
+// ---------------------------------------------------------------- set image
+
+export function runSetImage(ctx: Ctx, done: () => void): void {
+  const pairs = ctx.args.positionals.filter((a) => a.includes('='));
+  ctx.args.positionals = ctx.args.positionals.filter((a) => !a.includes('='));
+  if (pairs.length === 0) {
+    ctx.error('at least one image update is required');
+    return done();
+  }
+  editEach(
+    ctx,
+    'one or more resources must be specified as <resource> <name> or <resource>/<name>',
+    (obj) => {
+      const template = (obj as Deployment).spec?.template;
+      if (!template) return { ok: false, error: `unable to find container named in ${obj.kind}` };
+      const containers: Container[] = [
+        ...(template.spec.initContainers ?? []),
+        ...template.spec.containers,
+      ];
+      for (const pair of pairs) {
+        const [name, image] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+        const targets = name === '*' ? containers : containers.filter((c) => c.name === name);
+        if (targets.length === 0)
+          return { ok: false, error: `unable to find container named "${name}"` };
+        for (const c of targets) c.image = image;
+      }
+      return { ok: true, object: obj, op: 'image updated', changed: true };
+    },
+    done,
+  );
+}

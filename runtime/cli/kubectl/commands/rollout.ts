@@ -1,0 +1,214 @@
+// kubectl rollout status|history|undo|restart for Deployments.
+// mirrors staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go (the status texts),
+// history.go (REVISION/CHANGE-CAUSE from ReplicaSet revision annotations), rollback.go (undo
+// copies the revision's pod template back) and objectrestarter.go (restartedAt annotation).
+import type { Deployment, KubeObject, ReplicaSet } from '../../../api/index.ts';
+import { lookupResource, rfc3339 } from '../../../api/index.ts';
+import { flagInt } from '../args.ts';
+import type { Ctx } from '../context.ts';
+import { gvr } from '../context.ts';
+import { operationLine } from '../errors.ts';
+import { alignTabs, DESCRIBE_TABWRITER } from '../printers/tabwriter.ts';
+import { resolveResourceArgs } from '../resources.ts';
+import type { ObjectList } from '../transport.ts';
+
+const REVISION = 'deployment.kubernetes.io/revision';
+const CHANGE_CAUSE = 'kubernetes.io/change-cause';
+const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
+
+/** The one-line status kubectl prints for a deployment, and whether the rollout is done. */
+export function deploymentRolloutStatus(d: Deployment): {
+  text: string;
+  done: boolean;
+  error?: string;
+} {
+  const name = d.metadata.name ?? '';
+  const s = d.status ?? {};
+  if ((d.metadata.generation ?? 0) > (s.observedGeneration ?? 0))
+    return { text: 'Waiting for deployment spec update to be observed...\n', done: false };
+  const progressing = (s.conditions ?? []).find((c) => c.type === 'Progressing');
+  if (progressing?.reason === 'ProgressDeadlineExceeded')
+    return { text: '', done: false, error: `deployment "${name}" exceeded its progress deadline` };
+  const desired = d.spec.replicas ?? 1;
+  const updated = s.updatedReplicas ?? 0;
+  if (updated < desired)
+    return {
+      text: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${desired} new replicas have been updated...\n`,
+      done: false,
+    };
+  if ((s.replicas ?? 0) > updated)
+    return {
+      text: `Waiting for deployment "${name}" rollout to finish: ${(s.replicas ?? 0) - updated} old replicas are pending termination...\n`,
+      done: false,
+    };
+  if ((s.availableReplicas ?? 0) < updated)
+    return {
+      text: `Waiting for deployment "${name}" rollout to finish: ${s.availableReplicas ?? 0} of ${updated} updated replicas are available...\n`,
+      done: false,
+    };
+  return { text: `deployment "${name}" successfully rolled out\n`, done: true };
+}
+
+function oneDeployment(ctx: Ctx, then: (d: Deployment) => void, done: () => void): void {
+  const resolved = resolveResourceArgs(ctx.args.positionals);
+  if (!resolved.ok) {
+    ctx.error(resolved.error);
+    return done();
+  }
+  const request = resolved.requests[0];
+  const name = request?.names[0];
+  if (!request || name === undefined) {
+    ctx.error('required resource not specified');
+    return done();
+  }
+  if (request.info.kind !== 'Deployment') {
+    ctx.error(`no status viewer has been implemented for ${request.info.kind}`);
+    return done();
+  }
+  ctx.request(
+    { verb: 'get', resource: gvr(request.info), namespace: ctx.namespace, name },
+    (res) => {
+      if (!res.ok) {
+        ctx.statusError(res.status);
+        return done();
+      }
+      then(res.body as Deployment);
+    },
+  );
+}
+
+/** Without a streaming watch, status reports the current state once (watching is not simulated here). */
+export function runRolloutStatus(ctx: Ctx, done: () => void): void {
+  oneDeployment(
+    ctx,
+    (d) => {
+      const status = deploymentRolloutStatus(d);
+      if (status.error) ctx.error(status.error);
+      else ctx.out(status.text);
+      done();
+    },
+    done,
+  );
+}
+
+/** ReplicaSets controlled by the deployment, by revision number. */
+function ownedReplicaSets(ctx: Ctx, d: Deployment, then: (sets: ReplicaSet[]) => void): void {
+  const rs = lookupResource('replicasets')!;
+  ctx.request(
+    { verb: 'list', resource: gvr(rs), namespace: d.metadata.namespace ?? ctx.namespace },
+    (res) => {
+      if (!res.ok) {
+        ctx.statusError(res.status);
+        return then([]);
+      }
+      const items = (res.body as ObjectList).items as ReplicaSet[];
+      const owned = items.filter((r) =>
+        (r.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === d.metadata.uid),
+      );
+      then(owned.sort((a, b) => revisionOf(a) - revisionOf(b)));
+    },
+  );
+}
+
+const revisionOf = (o: KubeObject): number => Number(o.metadata.annotations?.[REVISION] ?? '0');
+
+export function runRolloutHistory(ctx: Ctx, done: () => void): void {
+  oneDeployment(
+    ctx,
+    (d) =>
+      ownedReplicaSets(ctx, d, (sets) => {
+        const rows = [
+          'REVISION\tCHANGE-CAUSE',
+          ...sets.map(
+            (r) => `${revisionOf(r)}\t${r.metadata.annotations?.[CHANGE_CAUSE] || '<none>'}`,
+          ),
+        ];
+        ctx.out(
+          `deployment.apps/${d.metadata.name ?? ''} \n${alignTabs(rows.join('\n') + '\n', DESCRIBE_TABWRITER)}\n`,
+        );
+        done();
+      }),
+    done,
+  );
+}
+
+/** The pod template a revision ran, without the pod-template-hash label the controller adds. */
+function templateOf(rs: ReplicaSet): Deployment['spec']['template'] {
+  const template = JSON.parse(JSON.stringify(rs.spec.template)) as Deployment['spec']['template'];
+  if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
+  return template;
+}
+
+export function runRolloutUndo(ctx: Ctx, done: () => void): void {
+  const toRevision = flagInt(ctx.args, 'to-revision') ?? 0;
+  oneDeployment(
+    ctx,
+    (d) =>
+      ownedReplicaSets(ctx, d, (sets) => {
+        const current = revisionOf(d);
+        const target =
+          toRevision > 0
+            ? sets.find((r) => revisionOf(r) === toRevision)
+            : [...sets].reverse().find((r) => revisionOf(r) < current);
+        if (!target) {
+          ctx.error(
+            toRevision > 0
+              ? `unable to find specified revision ${toRevision} in history`
+              : 'no rollout history found for deployment "' + (d.metadata.name ?? '') + '"',
+          );
+          return done();
+        }
+        const template = templateOf(target);
+        if (JSON.stringify(template) === JSON.stringify(d.spec.template)) {
+          ctx.out(
+            `deployment.apps/${d.metadata.name ?? ''} skipped rollback (current template already matches revision ${revisionOf(target)})\n`,
+          );
+          return done();
+        }
+        const next = { ...d, spec: { ...d.spec, template } };
+        update(ctx, next, 'rolled back', done);
+      }),
+    done,
+  );
+}
+
+export function runRolloutRestart(ctx: Ctx, done: () => void): void {
+  oneDeployment(
+    ctx,
+    (d) => {
+      const template = d.spec.template;
+      const metadata = {
+        ...(template.metadata ?? {}),
+        annotations: {
+          ...(template.metadata?.annotations ?? {}),
+          [RESTARTED_AT]: rfc3339(ctx.nowMs),
+        },
+      };
+      update(
+        ctx,
+        { ...d, spec: { ...d.spec, template: { ...template, metadata } } },
+        'restarted',
+        done,
+      );
+    },
+    done,
+  );
+}
+
+function update(ctx: Ctx, d: Deployment, op: 'rolled back' | 'restarted', done: () => void): void {
+  const info = lookupResource('deployments')!;
+  ctx.request(
+    {
+      verb: 'update',
+      resource: gvr(info),
+      namespace: d.metadata.namespace ?? ctx.namespace,
+      name: d.metadata.name,
+      body: d,
+    },
+    (res) => {
+      if (res.ok) ctx.out(operationLine('deployment.apps', d.metadata.name ?? '', op));
+      else ctx.statusError(res.status);
+      done();
+    },
+  );
+}

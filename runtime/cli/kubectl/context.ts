@@ -1,0 +1,108 @@
+// What every kubectl command gets: parsed arguments, the transport, simulated time, and the
+// output buffers. Requests carry --as/--as-group impersonation automatically.
+import type { KubeObject, ResourceInfo, Status } from '../../api/index.ts';
+import type { ParsedArgs } from './args.ts';
+import { flagBool, flagString, flagStrings } from './args.ts';
+import { clientError, formatStatusError } from './errors.ts';
+import type {
+  GroupVersionResource,
+  KubeRequest,
+  KubeResponse,
+  KubeTransport,
+} from './transport.ts';
+
+export interface KubectlIo {
+  /** Simulated milliseconds since boot: the "now" of every AGE column. */
+  nowMs: number;
+  /** Standard input, for `-f -`. */
+  stdin?: string;
+  /** Files `-f <path>` may read (the terminal's in-memory files). */
+  files?: Readonly<Record<string, string>>;
+  /** The kubeconfig context's namespace (default "default"). */
+  defaultNamespace?: string;
+}
+
+export interface KubectlResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export class Ctx {
+  stdout = '';
+  stderr = '';
+  /** Set by any failed step; the exit code is 1 when true. */
+  failed = false;
+  readonly namespace: string;
+  readonly namespaceExplicit: boolean;
+  readonly allNamespaces: boolean;
+
+  constructor(
+    readonly args: ParsedArgs,
+    readonly transport: KubeTransport,
+    readonly io: KubectlIo,
+  ) {
+    const ns = flagString(args, 'namespace');
+    this.namespaceExplicit = ns !== undefined && ns !== '';
+    this.namespace = this.namespaceExplicit ? ns! : (io.defaultNamespace ?? 'default');
+    this.allNamespaces = flagBool(args, 'all-namespaces');
+  }
+
+  get nowMs(): number {
+    return this.io.nowMs;
+  }
+
+  out(text: string): void {
+    this.stdout += text;
+  }
+
+  /** A client-side error: "error: ..." on stderr. */
+  error(message: string): void {
+    this.stderr += clientError(message);
+    this.failed = true;
+  }
+
+  statusError(status: Status): void {
+    this.stderr += formatStatusError(status);
+    this.failed = true;
+  }
+
+  /** Sends a request with this invocation's impersonation headers. */
+  request(req: Omit<KubeRequest, 'impersonate'>, done: (res: KubeResponse) => void): void {
+    const user = flagString(this.args, 'as');
+    const groups = flagStrings(this.args, 'as-group');
+    const impersonate =
+      user !== undefined || groups.length > 0
+        ? { user, groups: groups.length > 0 ? groups : undefined }
+        : undefined;
+    this.transport.request(impersonate ? { ...req, impersonate } : req, done);
+  }
+
+  /** The namespace a request on this resource goes to (undefined for cluster-scoped or -A lists). */
+  namespaceFor(info: ResourceInfo, object?: KubeObject): string | undefined {
+    if (!info.namespaced) return undefined;
+    return object?.metadata.namespace ?? this.namespace;
+  }
+}
+
+export function gvr(info: ResourceInfo): GroupVersionResource {
+  return { group: info.group, version: info.version, resource: info.resource };
+}
+
+/** Runs steps one after another; each calls next() when its callbacks are done. */
+export function forEachSeq<T>(
+  items: readonly T[],
+  step: (item: T, next: () => void) => void,
+  done: () => void,
+): void {
+  let index = 0;
+  const run = (): void => {
+    if (index >= items.length) {
+      done();
+      return;
+    }
+    const item = items[index++]!;
+    step(item, run);
+  };
+  run();
+}

@@ -1,0 +1,309 @@
+// kubectl describe for deployments, replica sets, nodes, services and namespaces, plus a generic
+// fallback. mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go (DeploymentDescriber,
+// ReplicaSetDescriber, NodeDescriber, ServiceDescriber, NamespaceDescriber, GenericDescriber).
+import type {
+  CoreEvent,
+  Deployment,
+  EndpointSlice,
+  KubeObject,
+  Lease,
+  Namespace,
+  Node,
+  Pod,
+  ReplicaSet,
+  Service,
+} from '../../../api/index.ts';
+import { formatLabelSelector } from '../../../api/index.ts';
+import { writeEvents } from './events.ts';
+import { controllerOf, writePodTemplate } from './pod.ts';
+import {
+  LEVEL_0,
+  LEVEL_1,
+  PrefixWriter,
+  rfc1123z,
+  since,
+  writeAnnotations,
+  writeLabels,
+} from './writer.ts';
+
+/** Objects a describer needs besides the object itself (fetched by the describe command). */
+export interface Related {
+  events: CoreEvent[];
+  replicaSets?: ReplicaSet[];
+  pods?: Pod[];
+  endpointSlices?: EndpointSlice[];
+  lease?: Lease;
+}
+
+function header(w: PrefixWriter, obj: KubeObject, namespaced: boolean): void {
+  w.write(LEVEL_0, `Name:\t${obj.metadata.name ?? ''}\n`);
+  if (namespaced) w.write(LEVEL_0, `Namespace:\t${obj.metadata.namespace ?? ''}\n`);
+}
+
+const rsSummary = (rs: ReplicaSet): string =>
+  `${rs.metadata.name ?? ''} (${rs.status?.replicas ?? 0}/${rs.spec.replicas ?? 0} replicas created)`;
+
+export function describeDeployment(d: Deployment, related: Related, nowMs: number): string {
+  const w = new PrefixWriter();
+  const s = d.status ?? {};
+  header(w, d, true);
+  w.write(LEVEL_0, `CreationTimestamp:\t${rfc1123z(d.metadata.creationTimestamp)}\n`);
+  writeLabels(w, 'Labels', d.metadata.labels);
+  writeAnnotations(w, 'Annotations', d.metadata.annotations);
+  w.write(LEVEL_0, `Selector:\t${formatLabelSelector(d.spec.selector)}\n`);
+  w.write(
+    LEVEL_0,
+    `Replicas:\t${d.spec.replicas ?? 1} desired | ${s.updatedReplicas ?? 0} updated | ${s.replicas ?? 0} total | ${s.availableReplicas ?? 0} available | ${s.unavailableReplicas ?? 0} unavailable\n`,
+  );
+  const strategy = d.spec.strategy?.type ?? 'RollingUpdate';
+  w.write(LEVEL_0, `StrategyType:\t${strategy}\n`);
+  w.write(LEVEL_0, `MinReadySeconds:\t${d.spec.minReadySeconds ?? 0}\n`);
+  if (strategy === 'RollingUpdate') {
+    const ru = d.spec.strategy?.rollingUpdate ?? {};
+    w.write(
+      LEVEL_0,
+      `RollingUpdateStrategy:\t${ru.maxUnavailable ?? '25%'} max unavailable, ${ru.maxSurge ?? '25%'} max surge\n`,
+    );
+  }
+  writePodTemplate(w, d.spec.template);
+  if (s.conditions?.length) {
+    w.write(LEVEL_0, 'Conditions:\n  Type\tStatus\tReason\n');
+    w.write(LEVEL_1, '----\t------\t------\n');
+    for (const c of s.conditions) w.write(LEVEL_1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
+  }
+  const owned = (related.replicaSets ?? []).filter((rs) =>
+    (rs.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === d.metadata.uid),
+  );
+  const revision = d.metadata.annotations?.['deployment.kubernetes.io/revision'];
+  const current = owned.find(
+    (rs) => rs.metadata.annotations?.['deployment.kubernetes.io/revision'] === revision,
+  );
+  const old = owned.filter(
+    (rs) => rs !== current && (rs.spec.replicas ?? 0) + (rs.status?.replicas ?? 0) > 0,
+  );
+  w.write(LEVEL_0, `OldReplicaSets:\t${old.length ? old.map(rsSummary).join(', ') : '<none>'}\n`);
+  w.write(LEVEL_0, `NewReplicaSet:\t${current ? rsSummary(current) : '<none>'}\n`);
+  writeEvents(w, related.events, nowMs);
+  return w.toString();
+}
+
+export function describeReplicaSet(rs: ReplicaSet, related: Related, nowMs: number): string {
+  const w = new PrefixWriter();
+  header(w, rs, true);
+  w.write(LEVEL_0, `Selector:\t${formatLabelSelector(rs.spec.selector)}\n`);
+  writeLabels(w, 'Labels', rs.metadata.labels);
+  writeAnnotations(w, 'Annotations', rs.metadata.annotations);
+  const controller = controllerOf(rs);
+  if (controller) w.write(LEVEL_0, `Controlled By:\t${controller}\n`);
+  w.write(
+    LEVEL_0,
+    `Replicas:\t${rs.status?.replicas ?? 0} current / ${rs.spec.replicas ?? 0} desired\n`,
+  );
+  const pods = (related.pods ?? []).filter((p) =>
+    (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === rs.metadata.uid),
+  );
+  const count = (phase: string): number => pods.filter((p) => p.status?.phase === phase).length;
+  w.write(
+    LEVEL_0,
+    `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`,
+  );
+  writePodTemplate(w, rs.spec.template);
+  if (rs.status?.conditions?.length) {
+    w.write(LEVEL_0, 'Conditions:\n  Type\tStatus\tReason\n');
+    w.write(LEVEL_1, '----\t------\t------\n');
+    for (const c of rs.status.conditions)
+      w.write(LEVEL_1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
+  }
+  writeEvents(w, related.events, nowMs);
+  return w.toString();
+}
+
+export function describeService(svc: Service, related: Related, nowMs: number): string {
+  const w = new PrefixWriter();
+  header(w, svc, true);
+  writeLabels(w, 'Labels', svc.metadata.labels);
+  writeAnnotations(w, 'Annotations', svc.metadata.annotations);
+  const selector = Object.keys(svc.spec.selector ?? {})
+    .sort()
+    .map((k) => `${k}=${svc.spec.selector![k]}`)
+    .join(',');
+  w.write(LEVEL_0, `Selector:\t${selector}\n`);
+  w.write(LEVEL_0, `Type:\t${svc.spec.type ?? 'ClusterIP'}\n`);
+  if (svc.spec.ipFamilyPolicy) w.write(LEVEL_0, `IP Family Policy:\t${svc.spec.ipFamilyPolicy}\n`);
+  if (svc.spec.ipFamilies?.length)
+    w.write(LEVEL_0, `IP Families:\t${svc.spec.ipFamilies.join(',')}\n`);
+  const ip = svc.spec.clusterIP ?? '';
+  w.write(LEVEL_0, `IP:\t${ip}\n`);
+  if (svc.spec.clusterIPs?.length) w.write(LEVEL_0, `IPs:\t${svc.spec.clusterIPs.join(',')}\n`);
+  if (svc.spec.externalIPs?.length)
+    w.write(LEVEL_0, `External IPs:\t${svc.spec.externalIPs.join(',')}\n`);
+  const ingress = (svc.status?.loadBalancer?.ingress ?? [])
+    .map((i) => i.ip || i.hostname || '')
+    .filter((x) => x);
+  if (ingress.length) w.write(LEVEL_0, `LoadBalancer Ingress:\t${ingress.join(', ')}\n`);
+  if (svc.spec.type === 'ExternalName')
+    w.write(LEVEL_0, `External Name:\t${svc.spec.externalName ?? ''}\n`);
+  for (const p of svc.spec.ports ?? []) {
+    const protocol = p.protocol ?? 'TCP';
+    w.write(LEVEL_0, `Port:\t${p.name || '<unset>'}\t${p.port}/${protocol}\n`);
+    const target = p.targetPort ?? p.port;
+    w.write(
+      LEVEL_0,
+      `TargetPort:\t${typeof target === 'number' ? `${target}/${protocol}` : `${target}/${protocol}`}\n`,
+    );
+    if (p.nodePort)
+      w.write(LEVEL_0, `NodePort:\t${p.name || '<unset>'}\t${p.nodePort}/${protocol}\n`);
+    w.write(LEVEL_0, `Endpoints:\t${endpointsFor(related.endpointSlices ?? [], p.name)}\n`);
+  }
+  w.write(LEVEL_0, `Session Affinity:\t${svc.spec.sessionAffinity ?? 'None'}\n`);
+  if (svc.spec.externalTrafficPolicy)
+    w.write(LEVEL_0, `External Traffic Policy:\t${svc.spec.externalTrafficPolicy}\n`);
+  if (svc.spec.internalTrafficPolicy)
+    w.write(LEVEL_0, `Internal Traffic Policy:\t${svc.spec.internalTrafficPolicy}\n`);
+  writeEvents(w, related.events, nowMs);
+  return w.toString();
+}
+
+/** formatEndpointSlices: ready addresses as ip:port, "+ N more..." past three, "<none>" when empty. */
+function endpointsFor(slices: EndpointSlice[], portName: string | undefined): string {
+  const list: string[] = [];
+  for (const s of slices) {
+    const port = (s.ports ?? []).find((p) => (p.name ?? '') === (portName ?? ''));
+    for (const e of s.endpoints) {
+      if (e.conditions?.ready === false) continue;
+      for (const a of e.addresses) list.push(port?.port !== undefined ? `${a}:${port.port}` : a);
+    }
+  }
+  if (list.length === 0) return '<none>';
+  return list.length > 3
+    ? `${list.slice(0, 3).join(',')} + ${list.length - 3} more...`
+    : list.join(',');
+}
+
+export function describeNamespace(ns: Namespace): string {
+  const w = new PrefixWriter();
+  header(w, ns, false);
+  writeLabels(w, 'Labels', ns.metadata.labels);
+  writeAnnotations(w, 'Annotations', ns.metadata.annotations);
+  w.write(LEVEL_0, `Status:\t${ns.status?.phase ?? ''}\n`);
+  w.write(LEVEL_0, '\nNo resource quota.\n\nNo LimitRange resource.\n');
+  return w.toString();
+}
+
+export function describeNode(node: Node, related: Related, nowMs: number): string {
+  const w = new PrefixWriter();
+  header(w, node, false);
+  const roles = Object.keys(node.metadata.labels ?? {})
+    .filter((k) => k.startsWith('node-role.kubernetes.io/'))
+    .map((k) => k.slice('node-role.kubernetes.io/'.length))
+    .sort();
+  w.write(LEVEL_0, `Roles:\t${roles.length ? roles.join(',') : '<none>'}\n`);
+  writeLabels(w, 'Labels', node.metadata.labels);
+  writeAnnotations(w, 'Annotations', node.metadata.annotations);
+  w.write(LEVEL_0, `CreationTimestamp:\t${rfc1123z(node.metadata.creationTimestamp)}\n`);
+  const taints = node.spec?.taints ?? [];
+  w.write(LEVEL_0, 'Taints:\t');
+  if (taints.length === 0) w.write(LEVEL_0, '<none>\n');
+  taints.forEach((t, i) =>
+    w.write(LEVEL_0, `${i === 0 ? '' : '\t'}${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}\n`),
+  );
+  w.write(LEVEL_0, `Unschedulable:\t${node.spec?.unschedulable ?? false}\n`);
+  if (related.lease) {
+    w.write(LEVEL_0, 'Lease:\n');
+    w.write(LEVEL_1, `HolderIdentity:\t${related.lease.spec?.holderIdentity ?? '<unset>'}\n`);
+    w.write(
+      LEVEL_1,
+      `AcquireTime:\t${related.lease.spec?.acquireTime ? rfc1123z(related.lease.spec.acquireTime) : '<unset>'}\n`,
+    );
+    w.write(
+      LEVEL_1,
+      `RenewTime:\t${related.lease.spec?.renewTime ? rfc1123z(related.lease.spec.renewTime) : '<unset>'}\n`,
+    );
+  }
+  const conditions = node.status?.conditions ?? [];
+  if (conditions.length) {
+    w.write(
+      LEVEL_0,
+      'Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n',
+    );
+    w.write(LEVEL_1, '----\t------\t-----------------\t------------------\t------\t-------\n');
+    for (const c of conditions) {
+      w.write(
+        LEVEL_1,
+        `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`,
+      );
+    }
+  }
+  const addresses = node.status?.addresses ?? [];
+  if (addresses.length) {
+    w.write(LEVEL_0, 'Addresses:\n');
+    for (const a of addresses) w.write(LEVEL_1, `${a.type}:\t${a.address}\n`);
+  }
+  for (const [title, list] of [
+    ['Capacity', node.status?.capacity],
+    ['Allocatable', node.status?.allocatable],
+  ] as const) {
+    if (!list || Object.keys(list).length === 0) continue;
+    w.write(LEVEL_0, `${title}:\n`);
+    for (const k of Object.keys(list).sort()) w.write(LEVEL_1, `${k}:\t${list[k]}\n`);
+  }
+  const info = node.status?.nodeInfo;
+  if (info) {
+    w.write(LEVEL_0, 'System Info:\n');
+    const rows: [string, string][] = [
+      ['Machine ID', info.machineID],
+      ['System UUID', info.systemUUID],
+      ['Boot ID', info.bootID],
+      ['Kernel Version', info.kernelVersion],
+      ['OS Image', info.osImage],
+      ['Operating System', info.operatingSystem],
+      ['Architecture', info.architecture],
+      ['Container Runtime Version', info.containerRuntimeVersion],
+      ['Kubelet Version', info.kubeletVersion],
+    ];
+    for (const [k, v] of rows) w.write(LEVEL_1, `${k}:\t${v}\n`);
+  }
+  if (node.spec?.podCIDR) w.write(LEVEL_0, `PodCIDR:\t${node.spec.podCIDR}\n`);
+  if (node.spec?.podCIDRs?.length) w.write(LEVEL_0, `PodCIDRs:\t${node.spec.podCIDRs.join(',')}\n`);
+  if (node.spec?.providerID) w.write(LEVEL_0, `ProviderID:\t${node.spec.providerID}\n`);
+  const pods = (related.pods ?? []).filter(
+    (p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
+  );
+  w.write(LEVEL_0, `Non-terminated Pods:\t(${pods.length} in total)\n`);
+  w.write(
+    LEVEL_1,
+    'Namespace\tName\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n',
+  );
+  w.write(
+    LEVEL_1,
+    '---------\t----\t------------\t----------\t---------------\t-------------\t---\n',
+  );
+  for (const p of pods) {
+    const sum = (kind: 'requests' | 'limits', r: string): string =>
+      p.spec.containers
+        .map((c) => c.resources?.[kind]?.[r])
+        .filter((x) => x !== undefined)
+        .join('+') || '0';
+    w.write(
+      LEVEL_1,
+      `${p.metadata.namespace ?? ''}\t${p.metadata.name ?? ''}\t${sum('requests', 'cpu')} (0%)\t${sum('limits', 'cpu')} (0%)\t${sum('requests', 'memory')} (0%)\t${sum('limits', 'memory')} (0%)\t${since(p.metadata.creationTimestamp, nowMs)}\n`,
+    );
+  }
+  writeEvents(w, related.events, nowMs);
+  return w.toString();
+}
+
+/** GenericDescriber: name, namespace, labels, annotations and events for kinds without a describer. */
+export function describeGeneric(
+  obj: KubeObject,
+  namespaced: boolean,
+  related: Related,
+  nowMs: number,
+): string {
+  const w = new PrefixWriter();
+  header(w, obj, namespaced);
+  writeLabels(w, 'Labels', obj.metadata.labels);
+  writeAnnotations(w, 'Annotations', obj.metadata.annotations);
+  writeEvents(w, related.events, nowMs);
+  return w.toString();
+}

@@ -1,0 +1,572 @@
+// The command layer against an in-memory fake API server: exact stdout/stderr for the
+// transcripts a learner types in the book's terminal.
+import { describe, expect, it } from 'vitest';
+import type {
+  CoreEvent,
+  Deployment,
+  KubeObject,
+  Node,
+  Pod,
+  ReplicaSet,
+  Service,
+} from '../../api/index.ts';
+import { rfc3339 } from '../../api/index.ts';
+import { FakeTransport } from './fake-transport.ts';
+import { runKubectl } from './kubectl.ts';
+import type { KubectlResult } from './context.ts';
+
+const S = 1000;
+const NOW = 330 * S; // 5m30s after boot
+
+function pod(
+  name: string,
+  extra: Partial<Pod> = {},
+  labels: Record<string, string> = { app: 'web' },
+): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels },
+    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }], nodeName: 'node-1' },
+    status: {
+      phase: 'Running',
+      podIP: '10.244.1.5',
+      podIPs: [{ ip: '10.244.1.5' }],
+      hostIP: '10.0.0.11',
+      conditions: [{ type: 'Ready', status: 'True' }],
+      containerStatuses: [
+        {
+          name: 'nginx',
+          ready: true,
+          restartCount: 0,
+          image: 'nginx:1.27',
+          imageID: '',
+          state: { running: { startedAt: rfc3339(2 * S) } },
+        },
+      ],
+    },
+    ...extra,
+  };
+}
+
+function node(name: string, ready: boolean, labels: Record<string, string> = {}): Node {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels },
+    spec: {},
+    status: {
+      conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+      addresses: [{ type: 'InternalIP', address: '10.0.0.11' }],
+      nodeInfo: {
+        machineID: 'm',
+        systemUUID: 'u',
+        bootID: 'b',
+        kernelVersion: '6.8.0',
+        osImage: 'Ubuntu 24.04 LTS',
+        containerRuntimeVersion: 'containerd://2.0.0',
+        kubeletVersion: 'v1.33.0',
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+      },
+    },
+  };
+}
+
+function cluster(): FakeTransport {
+  const t = new FakeTransport(() => NOW);
+  t.seed('', 'namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'default' },
+    status: { phase: 'Active' },
+  } as KubeObject);
+  t.seed('', 'nodes', node('node-1', true, { 'node-role.kubernetes.io/control-plane': '' }));
+  t.seed('', 'nodes', node('node-2', false));
+  t.seed('', 'pods', pod('web-1'), 10 * S);
+  t.seed('', 'pods', pod('web-2', { status: { phase: 'Pending', conditions: [] } }), 300 * S);
+  t.seed('', 'pods', {
+    ...pod('dns', {}, { k8s: 'dns' }),
+    metadata: { name: 'dns', namespace: 'kube-system', labels: { k8s: 'dns' } },
+  });
+  return t;
+}
+
+function kubectl(t: FakeTransport, line: string, stdin?: string): KubectlResult {
+  let result: KubectlResult | undefined;
+  runKubectl(line, t, { nowMs: NOW, stdin }, (r) => (result = r));
+  if (!result) throw new Error('kubectl did not finish synchronously with the fake transport');
+  return result;
+}
+
+describe('kubectl get', () => {
+  it('prints the pod table with real columns and ages', () => {
+    expect(kubectl(cluster(), 'get pods').stdout).toBe(
+      'NAME    READY   STATUS    RESTARTS   AGE\n' +
+        'web-1   1/1     Running   0          5m20s\n' +
+        'web-2   0/1     Pending   0          30s\n',
+    );
+  });
+  it('-o wide adds IP, NODE, NOMINATED NODE, READINESS GATES', () => {
+    expect(kubectl(cluster(), 'get pod web-1 -o wide').stdout).toBe(
+      'NAME    READY   STATUS    RESTARTS   AGE     IP           NODE     NOMINATED NODE   READINESS GATES\n' +
+        'web-1   1/1     Running   0          5m20s   10.244.1.5   node-1   <none>           <none>\n',
+    );
+  });
+  it('-A adds NAMESPACE; -l filters; --show-labels adds LABELS', () => {
+    expect(kubectl(cluster(), 'get po -A -l k8s=dns --show-labels').stdout).toBe(
+      'NAMESPACE     NAME   READY   STATUS    RESTARTS   AGE     LABELS\n' +
+        'kube-system   dns    1/1     Running   0          5m30s   k8s=dns\n',
+    );
+  });
+  it('nodes: status, roles, version', () => {
+    expect(kubectl(cluster(), 'get nodes').stdout).toBe(
+      'NAME     STATUS     ROLES           AGE     VERSION\n' +
+        'node-1   Ready      control-plane   5m30s   v1.33.0\n' +
+        'node-2   NotReady   <none>          5m30s   v1.33.0\n',
+    );
+  });
+  it('says "No resources found" on stderr', () => {
+    const r = kubectl(cluster(), 'get deploy');
+    expect([r.stdout, r.stderr, r.exitCode]).toEqual([
+      '',
+      'No resources found in default namespace.\n',
+      0,
+    ]);
+    expect(kubectl(cluster(), 'get deploy -A').stderr).toBe('No resources found\n');
+  });
+  it('prints NotFound as kubectl does, with exit code 1', () => {
+    const r = kubectl(cluster(), 'get pod nope');
+    expect([r.stdout, r.stderr, r.exitCode]).toEqual([
+      '',
+      'Error from server (NotFound): pods "nope" not found\n',
+      1,
+    ]);
+  });
+  it('unknown resource type', () => {
+    expect(kubectl(cluster(), 'get foos').stderr).toBe(
+      'error: the server doesn\'t have a resource type "foos"\n',
+    );
+  });
+  it('several types print kind/name tables separated by a blank line', () => {
+    const t = cluster();
+    t.seed('', 'services', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default' },
+      spec: {
+        type: 'ClusterIP',
+        clusterIP: '10.96.0.1',
+        clusterIPs: ['10.96.0.1'],
+        ports: [{ port: 443, protocol: 'TCP' }],
+      },
+    } as Service);
+    expect(kubectl(t, 'get pods,svc').stdout).toBe(
+      'NAME        READY   STATUS    RESTARTS   AGE\n' +
+        'pod/web-1   1/1     Running   0          5m20s\n' +
+        'pod/web-2   0/1     Pending   0          30s\n' +
+        '\n' +
+        'NAME                 TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\n' +
+        'service/kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP   5m30s\n',
+    );
+  });
+  it('-o name, jsonpath, custom-columns, --sort-by, --no-headers', () => {
+    const t = cluster();
+    expect(kubectl(t, 'get pods -o name').stdout).toBe('pod/web-1\npod/web-2\n');
+    expect(kubectl(t, "get pods -o jsonpath='{.items[*].metadata.name}'").stdout).toBe(
+      'web-1 web-2',
+    );
+    expect(
+      kubectl(
+        t,
+        `get pods -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.status.phase}{"\\n"}{end}'`,
+      ).stdout,
+    ).toBe('web-1\tRunning\nweb-2\tPending\n');
+    expect(
+      kubectl(t, 'get pods -o custom-columns=NAME:.metadata.name,IP:.status.podIP').stdout,
+    ).toBe('NAME    IP\nweb-1   10.244.1.5\nweb-2   <none>\n');
+    expect(kubectl(t, 'get pods --sort-by=.status.phase --no-headers').stdout).toBe(
+      'web-2   0/1   Pending   0     30s\nweb-1   1/1   Running   0     5m20s\n',
+    );
+  });
+  it('-o yaml of one object prints it; of many prints a List', () => {
+    const t = cluster();
+    const one = kubectl(t, 'get ns default -o yaml').stdout;
+    expect(one).toBe(
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  creationTimestamp: "2026-01-01T00:00:00Z"\n  name: default\n  resourceVersion: "2"\n  uid: uid-1\nstatus:\n  phase: Active\n',
+    );
+    const many = kubectl(t, 'get ns -o json').stdout;
+    expect(
+      many.startsWith(
+        '{\n    "apiVersion": "v1",\n    "items": [\n        {\n            "apiVersion": "v1",\n            "kind": "Namespace",',
+      ),
+    ).toBe(true);
+    expect(
+      many.endsWith(
+        '    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n',
+      ),
+    ).toBe(true);
+  });
+  it('get --raw /metrics', () => {
+    expect(kubectl(cluster(), 'get --raw /metrics').stdout).toContain('apiserver_request_total');
+  });
+  it('rejects an unknown output format', () => {
+    expect(kubectl(cluster(), 'get pods -o xml').stderr).toContain(
+      'error: unable to match a printer suitable for the output format "xml"',
+    );
+  });
+  it('requires a resource type', () => {
+    expect(kubectl(cluster(), 'get').stderr).toContain(
+      'You must specify the type of resource to get.',
+    );
+  });
+  it('--as a user the fake forbids', () => {
+    const t = cluster();
+    t.deniedUsers.add('alice');
+    expect(kubectl(t, 'get pods --as alice').stderr).toBe(
+      'Error from server (Forbidden): pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"\n',
+    );
+  });
+});
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+---
+{apiVersion: v1, kind: Service, metadata: {name: web}, spec: {selector: {app: web}, ports: [{port: 80}]}}
+`;
+
+describe('kubectl apply / create / delete', () => {
+  it('creates, then reports unchanged, then configured', () => {
+    const t = cluster();
+    expect(kubectl(t, 'apply -f -', DEPLOYMENT).stdout).toBe(
+      'deployment.apps/web created\nservice/web created\n',
+    );
+    const stored = t.objects.get('apps/deployments/default/web')!;
+    expect(stored.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toBe(
+      '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx:1.27","name":"nginx"}]}}}}\n'.replace(
+        ',"namespace":"default"',
+        '',
+      ),
+    );
+    expect(kubectl(t, 'apply -f -', DEPLOYMENT).stdout).toBe(
+      'deployment.apps/web unchanged\nservice/web unchanged\n',
+    );
+    const r = kubectl(t, 'apply -f -', DEPLOYMENT.replace('replicas: 2', 'replicas: 3'));
+    expect(r.stdout).toBe('deployment.apps/web configured\nservice/web unchanged\n');
+    expect((t.objects.get('apps/deployments/default/web') as Deployment).spec.replicas).toBe(3);
+  });
+  it('keeps server-set fields when re-applying (unchanged stays unchanged)', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    const live = t.objects.get('apps/deployments/default/web') as Deployment;
+    live.spec.template.spec.containers[0]!.imagePullPolicy = 'IfNotPresent';
+    live.status = { replicas: 2 };
+    expect(kubectl(t, 'apply -f -', DEPLOYMENT).stdout).toBe(
+      'deployment.apps/web unchanged\nservice/web unchanged\n',
+    );
+  });
+  it('create fails with AlreadyExists the second time', () => {
+    const t = cluster();
+    kubectl(t, 'create -f -', DEPLOYMENT);
+    const r = kubectl(t, 'create -f -', DEPLOYMENT);
+    expect(r.stderr).toBe(
+      'Error from server (AlreadyExists): deployments.apps "web" already exists\nError from server (AlreadyExists): services "web" already exists\n',
+    );
+    expect(r.exitCode).toBe(1);
+  });
+  it('--dry-run=client creates nothing', () => {
+    const t = cluster();
+    expect(kubectl(t, 'apply -f - --dry-run=client', DEPLOYMENT).stdout).toBe(
+      'deployment.apps/web created (dry run)\nservice/web created (dry run)\n',
+    );
+    expect(t.objects.has('apps/deployments/default/web')).toBe(false);
+  });
+  it('reports YAML errors and missing kinds', () => {
+    expect(
+      kubectl(cluster(), 'apply -f -', 'apiVersion: v1\nmetadata: {name: x}\n').stderr,
+    ).toContain("Object 'Kind' is missing");
+    expect(kubectl(cluster(), 'apply -f -', 'a: [1, 2\n').stderr).toMatch(
+      /^error: error parsing STDIN: error converting YAML to JSON: yaml: line \d+:/,
+    );
+  });
+  it('create deployment --image builds the object kubectl builds', () => {
+    const t = cluster();
+    expect(
+      kubectl(t, 'create deployment api --image=registry.k8s.io/echo:2.0 --replicas=2').stdout,
+    ).toBe('deployment.apps/api created\n');
+    const d = t.objects.get('apps/deployments/default/api') as Deployment;
+    expect(d.spec.template.spec.containers).toEqual([
+      { name: 'echo', image: 'registry.k8s.io/echo:2.0', resources: {} },
+    ]);
+    expect(d.spec.selector).toEqual({ matchLabels: { app: 'api' } });
+  });
+  it('delete prints `pod "x" deleted`, and refuses a bare type', () => {
+    const t = cluster();
+    expect(kubectl(t, 'delete pod web-1').stdout).toBe('pod "web-1" deleted\n');
+    expect(kubectl(t, 'delete pods').stderr).toBe(
+      'error: resource(s) were provided, but no name was specified\n',
+    );
+    expect(kubectl(t, 'delete pods -l app=web').stdout).toBe('pod "web-2" deleted\n');
+  });
+  it('delete --force warns', () => {
+    expect(kubectl(cluster(), 'delete pod web-1 --force').stderr).toContain(
+      'Warning: Immediate deletion does not wait',
+    );
+  });
+});
+
+describe('kubectl edits', () => {
+  it('scale, label, cordon, taint, set image', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    expect(kubectl(t, 'scale deploy/web --replicas=5').stdout).toBe('deployment.apps/web scaled\n');
+    expect((t.objects.get('apps/deployments/default/web') as Deployment).spec.replicas).toBe(5);
+    expect(kubectl(t, 'scale deploy/web').stderr).toBe(
+      'error: required flag(s) "replicas" not set\n',
+    );
+    expect(kubectl(t, 'label pod web-1 tier=front').stdout).toBe('pod/web-1 labeled\n');
+    expect(kubectl(t, 'label pod web-1 tier=back').stderr).toBe(
+      "error: 'tier' already has a value (front), and --overwrite is false\n",
+    );
+    expect(kubectl(t, 'label pod web-1 tier-').stdout).toBe('pod/web-1 unlabeled\n');
+    expect(kubectl(t, 'cordon node-1').stdout).toBe('node/node-1 cordoned\n');
+    expect(kubectl(t, 'cordon node-1').stdout).toBe('node/node-1 already cordoned\n');
+    expect(kubectl(t, 'get node node-1 --no-headers').stdout).toBe(
+      'node-1   Ready,SchedulingDisabled   control-plane   5m30s   v1.33.0\n',
+    );
+    expect(kubectl(t, 'uncordon node-1').stdout).toBe('node/node-1 uncordoned\n');
+    expect(kubectl(t, 'taint nodes node-2 dedicated=gpu:NoSchedule').stdout).toBe(
+      'node/node-2 tainted\n',
+    );
+    expect((t.objects.get('/nodes//node-2') as Node).spec?.taints).toEqual([
+      { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' },
+    ]);
+    expect(kubectl(t, 'taint nodes node-2 dedicated=cpu:NoSchedule').stderr).toBe(
+      'error: node node-2 already has dedicated taint(s) with same effect(s) and --overwrite is false\n',
+    );
+    expect(kubectl(t, 'taint nodes node-2 dedicated:NoSchedule-').stdout).toBe(
+      'node/node-2 untainted\n',
+    );
+    expect(kubectl(t, 'set image deployment/web nginx=nginx:1.28').stdout).toBe(
+      'deployment.apps/web image updated\n',
+    );
+    expect(kubectl(t, 'set image deployment/web php=php:8').stderr).toBe(
+      'error: unable to find container named "php"\n',
+    );
+  });
+});
+
+describe('kubectl rollout', () => {
+  function rolledOut(t: FakeTransport): Deployment {
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    const d = t.objects.get('apps/deployments/default/web') as Deployment;
+    d.metadata.annotations = {
+      ...d.metadata.annotations,
+      'deployment.kubernetes.io/revision': '2',
+    };
+    d.status = { observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 1 };
+    for (const [rev, image] of [
+      ['1', 'nginx:1.26'],
+      ['2', 'nginx:1.27'],
+    ] as const) {
+      t.seed('apps', 'replicasets', {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: {
+          name: `web-${rev}`,
+          namespace: 'default',
+          annotations: { 'deployment.kubernetes.io/revision': rev },
+          ownerReferences: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'Deployment',
+              name: 'web',
+              uid: d.metadata.uid!,
+              controller: true,
+            },
+          ],
+        },
+        spec: {
+          replicas: rev === '2' ? 2 : 0,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web', 'pod-template-hash': rev } },
+            spec: { containers: [{ name: 'nginx', image }] },
+          },
+        },
+        status: { replicas: rev === '2' ? 2 : 0 },
+      } as ReplicaSet);
+    }
+    return d;
+  }
+  it('status texts', () => {
+    const t = cluster();
+    rolledOut(t);
+    expect(kubectl(t, 'rollout status deployment/web').stdout).toBe(
+      'Waiting for deployment "web" rollout to finish: 1 of 2 updated replicas are available...\n',
+    );
+  });
+  it('history, undo, restart', () => {
+    const t = cluster();
+    rolledOut(t);
+    expect(kubectl(t, 'rollout history deployment/web').stdout).toBe(
+      'deployment.apps/web \nREVISION  CHANGE-CAUSE\n1         <none>\n2         <none>\n\n',
+    );
+    expect(kubectl(t, 'rollout undo deployment/web').stdout).toBe(
+      'deployment.apps/web rolled back\n',
+    );
+    expect(
+      (t.objects.get('apps/deployments/default/web') as Deployment).spec.template.spec
+        .containers[0]!.image,
+    ).toBe('nginx:1.26');
+    expect(kubectl(t, 'rollout undo deployment/web --to-revision=7').stderr).toBe(
+      'error: unable to find specified revision 7 in history\n',
+    );
+    expect(kubectl(t, 'rollout restart deployment/web').stdout).toBe(
+      'deployment.apps/web restarted\n',
+    );
+    expect(
+      (t.objects.get('apps/deployments/default/web') as Deployment).spec.template.metadata
+        ?.annotations,
+    ).toEqual({
+      'kubectl.kubernetes.io/restartedAt': '2026-01-01T00:05:30Z',
+    });
+  });
+});
+
+describe('kubectl describe, logs, auth, drain', () => {
+  it('describes a pod with its events', () => {
+    const t = cluster();
+    const ev: CoreEvent = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'web-1.1', namespace: 'default' },
+      involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'default', uid: 'uid-4' },
+      reason: 'Scheduled',
+      message: 'Successfully assigned default/web-1 to node-1',
+      source: { component: 'default-scheduler' },
+      firstTimestamp: rfc3339(10 * S),
+      lastTimestamp: rfc3339(10 * S),
+      count: 1,
+      type: 'Normal',
+    };
+    const pulled: CoreEvent = {
+      ...ev,
+      metadata: { name: 'web-1.2', namespace: 'default' },
+      reason: 'BackOff',
+      type: 'Warning',
+      message: 'Back-off pulling image',
+      source: { component: 'kubelet' },
+      firstTimestamp: rfc3339(30 * S),
+      lastTimestamp: rfc3339(270 * S),
+      count: 3,
+    };
+    t.seed('', 'events', ev);
+    t.seed('', 'events', pulled);
+    const out = kubectl(t, 'describe pod web-1').stdout;
+    expect(out).toBe(
+      [
+        // Name..IP form one tabwriter block (no Service Account line here, so 'Annotations:' sets the width).
+        'Name:         web-1',
+        'Namespace:    default',
+        'Node:         node-1/10.0.0.11',
+        'Labels:       app=web',
+        'Annotations:  <none>',
+        'Status:       Running',
+        'IP:           10.244.1.5',
+        'IPs:',
+        '  IP:  10.244.1.5',
+        'Containers:',
+        '  nginx:',
+        '    Container ID:   ',
+        '    Image:          nginx:1.27',
+        '    Image ID:       ',
+        '    Port:           <none>',
+        '    Host Port:      <none>',
+        '    State:          Running',
+        '      Started:      Thu, 01 Jan 2026 00:00:02 +0000',
+        '    Ready:          True',
+        '    Restart Count:  0',
+        '    Environment:    <none>',
+        '    Mounts:         <none>',
+        'Conditions:',
+        // Conditions rows continue into Volumes..Tolerations: one block, as in Go's tabwriter.
+        '  Type           Status',
+        '  Ready          True ',
+        'Volumes:         <none>',
+        'QoS Class:       BestEffort',
+        'Node-Selectors:  <none>',
+        'Tolerations:     <none>',
+        'Events:',
+        '  Type     Reason     Age               From               Message',
+        '  ----     ------     ----              ----               -------',
+        '  Normal   Scheduled  5m20s             default-scheduler  Successfully assigned default/web-1 to node-1',
+        '  Warning  BackOff    60s (x3 over 5m)  kubelet            Back-off pulling image',
+        '',
+      ].join('\n'),
+    );
+  });
+  it('describe with no events prints "Events:  <none>"', () => {
+    expect(kubectl(cluster(), 'describe ns default').stdout).toBe(
+      'Name:         default\nLabels:       <none>\nAnnotations:  <none>\nStatus:       Active\n\nNo resource quota.\n\nNo LimitRange resource.\n',
+    );
+  });
+  it('logs, auth can-i', () => {
+    const t = cluster();
+    t.logs.set('default/web-1/nginx', 'hello\n');
+    expect(kubectl(t, 'logs web-1').stdout).toBe('hello\n');
+    expect(kubectl(t, 'auth can-i list pods').stdout).toBe('yes\n');
+    t.deniedUsers.add('bob');
+    const r = kubectl(t, 'auth can-i delete nodes --as bob');
+    expect([r.stdout, r.exitCode]).toEqual(['no\n', 1]);
+    const body = t.requests.at(-1)!.body as {
+      spec: { resourceAttributes: Record<string, string> };
+    };
+    expect(body.spec.resourceAttributes).toEqual({
+      namespace: '',
+      verb: 'delete',
+      group: '',
+      resource: 'nodes',
+      subresource: '',
+      name: '',
+    });
+  });
+  it('drain refuses bare pods without --force, then evicts', () => {
+    const t = cluster();
+    const refused = kubectl(t, 'drain node-1');
+    expect(refused.stdout).toBe('node/node-1 cordoned\n');
+    expect(refused.stderr).toContain(
+      'cannot delete Pods that declare no controller (use --force to override): default/web-1, default/web-2, kube-system/dns',
+    );
+    const forced = kubectl(t, 'drain node-1 --force');
+    expect(forced.stdout).toBe(
+      'node/node-1 already cordoned\nevicting pod default/web-1\npod/web-1 evicted\nevicting pod default/web-2\npod/web-2 evicted\nevicting pod kube-system/dns\npod/dns evicted\nnode/node-1 drained\n',
+    );
+  });
+});
+
+describe('argument errors reach the terminal unchanged', () => {
+  it.each([
+    ['kubectl foo', 'error: unknown command "foo" for "kubectl"\n'],
+    [
+      'kubectl get pods --bogus',
+      "error: unknown flag: --bogus\nSee 'kubectl get --help' for usage.\n",
+    ],
+  ])('%s', (line, stderr) => {
+    const r = kubectl(cluster(), line);
+    expect([r.stderr, r.exitCode]).toEqual([stderr, 1]);
+  });
+});

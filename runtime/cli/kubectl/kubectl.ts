@@ -1,0 +1,89 @@
+// The kubectl entry point: one command line in, { stdout, stderr, exitCode } out by callback.
+// Parsing errors never reach the cluster; each command talks to the API server only through
+// the transport.
+import { parseArgs, flagBool } from './args.ts';
+import { runApply, runCreateFromFiles } from './commands/apply.ts';
+import { runDescribe } from './commands/describe.ts';
+import { runGet } from './commands/get.ts';
+import { runAuthCanI, runCreateGenerator, runDrain, runLogs } from './commands/misc.ts';
+import {
+  runCordon,
+  runDelete,
+  runLabel,
+  runScale,
+  runSetImage,
+  runTaint,
+} from './commands/mutate.ts';
+import {
+  runRolloutHistory,
+  runRolloutRestart,
+  runRolloutStatus,
+  runRolloutUndo,
+} from './commands/rollout.ts';
+import { Ctx, type KubectlIo, type KubectlResult } from './context.ts';
+import { clientError } from './errors.ts';
+import { shellSplit } from './shell.ts';
+import type { KubeTransport } from './transport.ts';
+
+type Command = (ctx: Ctx, done: () => void) => void;
+
+const COMMANDS: Record<string, Command> = {
+  get: runGet,
+  describe: runDescribe,
+  apply: runApply,
+  create: (ctx, done) =>
+    ctx.args.flags.has('filename') ? runCreateFromFiles(ctx, done) : runCreateGenerator(ctx, done),
+  delete: runDelete,
+  scale: runScale,
+  label: runLabel,
+  taint: runTaint,
+  cordon: (ctx, done) => runCordon(ctx, true, done),
+  uncordon: (ctx, done) => runCordon(ctx, false, done),
+  drain: runDrain,
+  logs: runLogs,
+  'auth can-i': runAuthCanI,
+  'set image': runSetImage,
+  'rollout status': runRolloutStatus,
+  'rollout history': runRolloutHistory,
+  'rollout undo': runRolloutUndo,
+  'rollout restart': runRolloutRestart,
+};
+
+/**
+ * Runs one kubectl command line (a string, shell-split, or argv without "kubectl").
+ * A leading "kubectl" word is accepted and dropped.
+ */
+export function runKubectl(
+  argv: string | readonly string[],
+  transport: KubeTransport,
+  io: KubectlIo,
+  done: (result: KubectlResult) => void,
+): void {
+  let words: readonly string[];
+  if (typeof argv === 'string') {
+    const split = shellSplit(argv);
+    if (!split.ok) return done({ stdout: '', stderr: clientError(split.error), exitCode: 1 });
+    words = split.words;
+  } else words = argv;
+  if (words[0] === 'kubectl') words = words.slice(1);
+  const parsed = parseArgs(words);
+  if (!parsed.ok) return done({ stdout: '', stderr: `${parsed.error}\n`, exitCode: 1 });
+  const command = COMMANDS[parsed.args.command];
+  const ctx = new Ctx(parsed.args, transport, io);
+  if (flagBool(parsed.args, 'help'))
+    return done({
+      stdout: `Usage: kubectl ${parsed.args.command} [options]\n`,
+      stderr: '',
+      exitCode: 0,
+    });
+  if (!command) {
+    ctx.error(`"kubectl ${parsed.args.command}" is not available in this simulation`);
+    return done({ stdout: '', stderr: ctx.stderr, exitCode: 1 });
+  }
+  let finished = false;
+  command(ctx, () => {
+    if (finished) throw new Error('invariant: a kubectl command finished twice');
+    finished = true;
+    done({ stdout: ctx.stdout, stderr: ctx.stderr, exitCode: ctx.failed ? 1 : 0 });
+  });
+}

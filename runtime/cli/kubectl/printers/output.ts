@@ -1,0 +1,170 @@
+// `-o` formats of kubectl get (and of apply/create -o): wide tables, yaml, json, name, jsonpath,
+// custom-columns, with --sort-by. A single object prints as itself; several as a v1 List, as
+// kubectl get does.
+import type { KubeObject } from '../../../api/index.ts';
+import { toJSON } from './json-emit.ts';
+import {
+  executeJSONPath,
+  JSONPathError,
+  parseJSONPath,
+  relaxedJSONPathExpression,
+  findResults,
+  parseSteps,
+  resultText,
+} from './jsonpath.ts';
+import { alignTabs, GET_TABWRITER } from './tabwriter.ts';
+import { toYAML } from './yaml-emit.ts';
+
+export type OutputFormat =
+  | { kind: 'table'; wide: boolean }
+  | { kind: 'yaml' }
+  | { kind: 'json' }
+  | { kind: 'name' }
+  | { kind: 'jsonpath'; template: string }
+  | { kind: 'custom-columns'; spec: string };
+
+const SUPPORTED =
+  'custom-columns, custom-columns-file, go-template, go-template-file, json, jsonpath, jsonpath-as-json, jsonpath-file, name, template, templatefile, wide, yaml';
+
+/** Parses the -o value, or returns kubectl's "unable to match a printer" error. */
+export function parseOutputFormat(
+  value: string | undefined,
+): { ok: true; format: OutputFormat } | { ok: false; error: string } {
+  if (value === undefined || value === '')
+    return { ok: true, format: { kind: 'table', wide: false } };
+  if (value === 'wide') return { ok: true, format: { kind: 'table', wide: true } };
+  if (value === 'yaml' || value === 'json' || value === 'name')
+    return { ok: true, format: { kind: value } };
+  const eq = value.indexOf('=');
+  const [name, arg] = eq < 0 ? [value, ''] : [value.slice(0, eq), value.slice(eq + 1)];
+  if (name === 'jsonpath') {
+    if (arg === '')
+      return { ok: false, error: 'error: template format specified but no template given' };
+    return { ok: true, format: { kind: 'jsonpath', template: arg } };
+  }
+  if (name === 'custom-columns') {
+    if (arg === '')
+      return {
+        ok: false,
+        error: 'error: custom-columns format specified but no custom columns given',
+      };
+    return { ok: true, format: { kind: 'custom-columns', spec: arg } };
+  }
+  return {
+    ok: false,
+    error: `error: unable to match a printer suitable for the output format "${value}", allowed formats are: ${SUPPORTED}`,
+  };
+}
+
+/** What -o yaml/json/jsonpath print for many objects: a v1 List with an empty resourceVersion. */
+export function asList(objects: KubeObject[]): Record<string, unknown> {
+  return { apiVersion: 'v1', items: objects, kind: 'List', metadata: { resourceVersion: '' } };
+}
+
+/** Prints objects in a structured format; `single` prints the object itself rather than a List. */
+export function printStructured(
+  format: OutputFormat,
+  objects: KubeObject[],
+  single: boolean,
+  namePrefix: (o: KubeObject) => string,
+): string {
+  const data = single && objects.length === 1 ? objects[0] : asList(objects);
+  switch (format.kind) {
+    case 'yaml':
+      return toYAML(data);
+    case 'json':
+      return toJSON(data);
+    case 'name':
+      return objects.map((o) => `${namePrefix(o)}/${o.metadata.name ?? ''}\n`).join('');
+    case 'jsonpath':
+      return executeJSONPath(parseJSONPath(format.template), data);
+    case 'custom-columns':
+      return printCustomColumns(format.spec, objects);
+    case 'table':
+      throw new Error('invariant: tables are printed by printTables');
+  }
+}
+
+/**
+ * -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName: one column per spec, missing values
+ * as "<none>", several results comma-joined (cli-runtime printers/customcolumn.go).
+ */
+export function printCustomColumns(spec: string, objects: KubeObject[]): string {
+  const columns = spec.split(',').map((part) => {
+    const colon = part.indexOf(':');
+    if (colon < 0)
+      throw new JSONPathError(
+        `unexpected custom-columns spec: ${part}, expected <header>:<json-path-expr>`,
+      );
+    const path = relaxedJSONPathExpression(part.slice(colon + 1));
+    return { header: part.slice(0, colon), steps: parseSteps(path.slice(1, -1)) };
+  });
+  const lines = [columns.map((c) => c.header).join('\t')];
+  for (const obj of objects) {
+    lines.push(
+      columns
+        .map((c) => {
+          const values = findResults(c.steps, obj, true);
+          return values.length === 0 ? '<none>' : values.map(resultText).join(',');
+        })
+        .join('\t'),
+    );
+  }
+  return alignTabs(lines.join('\n') + '\n', GET_TABWRITER);
+}
+
+/**
+ * --sort-by: stable sort on the first value of a JSONPath, numbers numerically, strings with
+ * kubectl's natural order (kubectl/pkg/cmd/get/sorter.go, util/sortorder NaturalLess).
+ */
+export function sortObjects(objects: KubeObject[], sortBy: string): KubeObject[] {
+  const path = relaxedJSONPathExpression(sortBy);
+  const steps = parseSteps(path.slice(1, -1));
+  const keyed = objects.map((o, index) => ({ o, index, key: findResults(steps, o, true)[0] }));
+  keyed.sort((a, b) => compareValues(a.key, b.key) || a.index - b.index);
+  return keyed.map((k) => k.o);
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const [sa, sb] = [resultText(a), resultText(b)];
+  if (sa === sb) return 0;
+  return naturalLess(sa, sb) ? -1 : 1;
+}
+
+/** sortorder.NaturalLess: digit runs compare by value, everything else byte-wise. */
+export function naturalLess(str1: string, str2: string): boolean {
+  let i1 = 0;
+  let i2 = 0;
+  const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+  while (i1 < str1.length && i2 < str2.length) {
+    const c1 = str1[i1]!;
+    const c2 = str2[i2]!;
+    const d1 = isDigit(c1);
+    const d2 = isDigit(c2);
+    if (d1 !== d2) return d1;
+    if (!d1) {
+      if (c1 !== c2) return c1 < c2;
+      i1++;
+      i2++;
+      continue;
+    }
+    let z1 = i1;
+    while (str1[z1] === '0') z1++;
+    let z2 = i2;
+    while (str2[z2] === '0') z2++;
+    let e1 = z1;
+    while (isDigit(str1[e1])) e1++;
+    let e2 = z2;
+    while (isDigit(str2[e2])) e2++;
+    const n1 = str1.slice(z1, e1);
+    const n2 = str2.slice(z2, e2);
+    if (n1.length !== n2.length) return n1.length < n2.length;
+    if (n1 !== n2) return n1 < n2;
+    if (z1 - i1 !== z2 - i2) return z1 - i1 < z2 - i2;
+    i1 = e1;
+    i2 = e2;
+  }
+  return str1.length - i1 < str2.length - i2;
+}

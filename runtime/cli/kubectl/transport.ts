@@ -1,0 +1,72 @@
+// The one door kubectl has to the cluster: an HTTP-like request answered by callback.
+// The API server (runtime/apiserver) implements it over the simulated network; tests use an
+// in-memory fake. Callbacks may run synchronously (fakes) or later as kernel events; kubectl
+// never assumes either.
+import type { KubeObject, Status } from '../../api/index.ts';
+
+export type Verb =
+  'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'watch';
+
+/** A group/version/resource, as in the URL path /apis/<group>/<version>/<resource>. */
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+export interface RequestQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  /** Server-side dry run ("All"). */
+  dryRun?: 'All';
+  gracePeriodSeconds?: number;
+  /** Pod logs: container, tailLines, previous, timestamps. */
+  container?: string;
+  tailLines?: number;
+  previous?: boolean;
+  timestamps?: boolean;
+  /** Patch type for verb "patch". */
+  patchType?: 'merge' | 'strategic' | 'json';
+  fieldManager?: string;
+}
+
+export interface Impersonation {
+  user?: string;
+  groups?: string[];
+}
+
+export interface KubeRequest {
+  verb: Verb;
+  resource: GroupVersionResource;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  body?: unknown;
+  query?: RequestQuery;
+  impersonate?: Impersonation;
+}
+
+/** A raw GET of a path (`kubectl get --raw /metrics`); the body is text. */
+export interface RawRequest {
+  path: string;
+  impersonate?: Impersonation;
+}
+
+export interface ObjectList {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { resourceVersion?: string };
+  items: KubeObject[];
+}
+
+/** The object, list, text (logs, raw) or Status error a request produced. */
+export type KubeResponse = { ok: true; body: unknown } | { ok: false; status: Status };
+
+export interface KubeTransport {
+  request(req: KubeRequest, done: (res: KubeResponse) => void): void;
+  raw(
+    req: RawRequest,
+    done: (res: { ok: true; body: string } | { ok: false; status: Status }) => void,
+  ): void;
+}
