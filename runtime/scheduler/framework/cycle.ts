@@ -1,0 +1,109 @@
+// The extension points of one scheduling cycle beyond Score (which E1's interface.ts defines).
+// mirrors pkg/scheduler/framework/interface.go: one small interface per extension point. A plugin
+// object may implement several (NodeResourcesFit is a PreFilter, a Filter and a Score plugin).
+// Every method is synchronous and pure over its arguments and the CycleState it is given.
+import type { CycleState, ScorePlugin, Status } from './interface.ts';
+import type { SchedNodeInfo } from './node-info.ts';
+import type { SchedPodInfo } from './pod-info.ts';
+
+export interface Plugin {
+  /** The registry name, e.g. "NodeResourcesFit". */
+  readonly name: string;
+}
+
+/** framework.PreFilterResult: when non-null, only these nodes are worth filtering. */
+export interface PreFilterResult {
+  nodeNames: ReadonlySet<string>;
+}
+
+/** Everything the cycle knows that a plugin may read: all nodes of the snapshot. */
+export interface CycleContext {
+  /** All nodes in the snapshot, in snapshot order. */
+  readonly allNodes: readonly SchedNodeInfo[];
+}
+
+/** framework.PreFilterPlugin: runs once per pod; Skip disables this plugin's Filter for the cycle. */
+export interface PreFilterPlugin extends Plugin {
+  preFilter(state: CycleState, pod: SchedPodInfo, ctx: CycleContext): [PreFilterResult | null, Status];
+}
+
+/** framework.FilterPlugin: may this pod run on this node? */
+export interface FilterPlugin extends Plugin {
+  filter(state: CycleState, pod: SchedPodInfo, nodeInfo: SchedNodeInfo): Status;
+}
+
+/** Each rejected node's Status (framework.NodeToStatus). */
+export type NodeToStatus = ReadonlyMap<string, Status>;
+
+/** framework.PostFilterResult: a nominated node when preemption found room. */
+export interface PostFilterResult {
+  nominatedNodeName: string;
+  /** Pods that would be evicted from the nominated node to make room. */
+  victims: { namespace: string; name: string }[];
+}
+
+/** framework.PostFilterPlugin: runs when no node fits (DefaultPreemption). */
+export interface PostFilterPlugin extends Plugin {
+  postFilter(
+    state: CycleState,
+    pod: SchedPodInfo,
+    statuses: NodeToStatus,
+    ctx: CycleContext,
+    filter: (state: CycleState, pod: SchedPodInfo, nodeInfo: SchedNodeInfo) => Status,
+  ): [PostFilterResult | null, Status];
+}
+
+/** framework.PreScorePlugin: runs once before scoring, over the feasible nodes. */
+export interface PreScorePlugin extends Plugin {
+  preScore(state: CycleState, pod: SchedPodInfo, nodes: readonly SchedNodeInfo[], ctx: CycleContext): Status;
+}
+
+/** framework.ReservePlugin: claims per-node state before binding; Unreserve rolls it back. */
+export interface ReservePlugin extends Plugin {
+  reserve(state: CycleState, pod: SchedPodInfo, nodeName: string): Status;
+  unreserve(state: CycleState, pod: SchedPodInfo, nodeName: string): void;
+}
+
+/** framework.PermitPlugin: approve, deny or (code Wait) delay the binding. */
+export interface PermitPlugin extends Plugin {
+  permit(state: CycleState, pod: SchedPodInfo, nodeName: string): [Status, number];
+}
+
+/** framework.BindPlugin: writes the binding (later, through the API server). Skip passes to the next. */
+export interface BindPlugin extends Plugin {
+  bind(state: CycleState, pod: SchedPodInfo, nodeName: string): Status;
+}
+
+/** framework.EnqueueExtensions, simplified: the cluster events that may make a rejected pod fit. */
+export interface EnqueueExtensions extends Plugin {
+  eventsToRegister(): readonly ClusterEvent[];
+}
+
+/** framework.ClusterEvent: a resource and what happened to it. */
+export interface ClusterEvent {
+  resource: 'Pod' | 'Node' | '*';
+  action: 'Add' | 'Delete' | 'Update' | 'UpdateNodeLabel' | 'UpdateNodeTaint' | 'UpdateNodeAllocatable' | '*';
+}
+
+/** Any plugin the profile may hold: the union of the extension points it implements. */
+export type AnyPlugin = Plugin &
+  Partial<
+    Omit<PreFilterPlugin, 'name'> &
+      Omit<FilterPlugin, 'name'> &
+      Omit<PostFilterPlugin, 'name'> &
+      Omit<PreScorePlugin, 'name'> &
+      Omit<ScorePlugin, 'name'> &
+      Omit<ReservePlugin, 'name'> &
+      Omit<PermitPlugin, 'name'> &
+      Omit<BindPlugin, 'name'> &
+      Omit<EnqueueExtensions, 'name'>
+  >;
+
+export const isPreFilter = (p: AnyPlugin): p is PreFilterPlugin => typeof p.preFilter === 'function';
+export const isFilter = (p: AnyPlugin): p is FilterPlugin => typeof p.filter === 'function';
+export const isPostFilter = (p: AnyPlugin): p is PostFilterPlugin => typeof p.postFilter === 'function';
+export const isPreScore = (p: AnyPlugin): p is PreScorePlugin => typeof p.preScore === 'function';
+export const isScore = (p: AnyPlugin): p is ScorePlugin => typeof p.score === 'function';
+export const isReserve = (p: AnyPlugin): p is ReservePlugin => typeof p.reserve === 'function';
+export const isPermit = (p: AnyPlugin): p is PermitPlugin => typeof p.permit === 'function';
+export const isBind = (p: AnyPlugin): p is BindPlugin => typeof p.bind === 'function';

@@ -1,0 +1,59 @@
+// A simplified DefaultPreemption PostFilter. mirrors the decision and the messages of
+// pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
+// pkg/scheduler/framework/preemption/preemption.go (Preempt, nodesWherePreemptionMightHelp,
+// dryRunPreemption): nodes rejected as UnschedulableAndUnresolvable cannot be helped; on the
+// others, evicting every lower-priority pod is tried; when nothing fits the FitError is
+// "preemption: 0/N nodes are available: ...". Simplified: victims are all lower-priority pods of
+// the first node that would fit (upstream reprieves as many as it can, honours PodDisruptionBudgets
+// and picks the node by six criteria), and nothing is evicted here: the caller decides.
+import type { CycleState, Status } from '../../framework/interface.ts';
+import type { NodeToStatus, PostFilterPlugin } from '../../framework/cycle.ts';
+import { fitErrorMessage } from '../../fit-error.ts';
+import { newNodeInfo, addPod, type SchedNodeInfo } from '../../framework/node-info.ts';
+import type { SchedPodInfo } from '../../framework/pod-info.ts';
+import { isSuccess, newStatus, success, unresolvable, unschedulable } from '../../framework/status.ts';
+
+export const NAME = 'DefaultPreemption';
+export const MSG_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
+export const MSG_NO_VICTIMS = 'No preemption victims found for incoming pod';
+export const MSG_POLICY_NEVER = 'not eligible due to preemptionPolicy=Never.';
+
+/** A copy of the node without the pods of lower priority than `pod` (the dry run's victims). */
+function withoutLowerPriority(info: SchedNodeInfo, pod: SchedPodInfo): [SchedNodeInfo, SchedPodInfo[]] {
+  const copy = newNodeInfo(info.node?.object ?? null);
+  copy.imageStates = info.imageStates;
+  const victims: SchedPodInfo[] = [];
+  for (const p of info.pods) {
+    if (p.priority < pod.priority) victims.push(p);
+    else addPod(copy, p);
+  }
+  return [copy, victims];
+}
+
+type Filter = (state: CycleState, pod: SchedPodInfo, nodeInfo: SchedNodeInfo) => Status;
+
+export function newDefaultPreemption(): PostFilterPlugin {
+  return {
+    name: NAME,
+    postFilter(state, pod, statuses: NodeToStatus, ctx, filter: Filter) {
+      if (pod.pod.spec.preemptionPolicy === 'Never') return [null, unschedulable('preemption: ' + MSG_POLICY_NEVER)];
+      const preemptionStatuses = new Map<string, Status>();
+      for (const info of ctx.allNodes) {
+        const name = info.node?.name ?? '';
+        const status = statuses.get(name);
+        if (!status || status.code === 'UnschedulableAndUnresolvable') {
+          preemptionStatuses.set(name, unresolvable(MSG_NOT_HELPFUL));
+          continue;
+        }
+        const [trimmed, victims] = withoutLowerPriority(info, pod);
+        if (victims.length > 0 && isSuccess(filter(state, pod, trimmed))) {
+          const nominated = { nominatedNodeName: name, victims: victims.map((v) => ({ namespace: v.namespace, name: v.name })) };
+          return [nominated, success()];
+        }
+        preemptionStatuses.set(name, unschedulable(MSG_NO_VICTIMS));
+      }
+      const message = fitErrorMessage(ctx.allNodes.length, '', preemptionStatuses, '');
+      return [null, newStatus('Unschedulable', 'preemption: ' + message)];
+    },
+  };
+}

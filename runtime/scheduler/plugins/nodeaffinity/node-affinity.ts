@@ -1,0 +1,71 @@
+// mirrors pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go: Filter requires
+// spec.nodeSelector and requiredDuringScheduling node affinity to match (PreFilter skips the
+// Filter when the pod has neither); Score sums the weights of the preferred terms the node
+// matches, normalized so the best node gets 100.
+import type { NodeSelectorTerm, Pod, PreferredSchedulingTerm } from '../../../api/index.ts';
+import { MAX_NODE_SCORE, type ScorePlugin } from '../../framework/interface.ts';
+import type { FilterPlugin, PreFilterPlugin, PreScorePlugin } from '../../framework/cycle.ts';
+import type { SchedNode, SchedNodeInfo } from '../../framework/node-info.ts';
+import type { SchedPodInfo } from '../../framework/pod-info.ts';
+import { errorStatus, skip, success, unresolvable } from '../../framework/status.ts';
+import { defaultNormalizeScore } from '../helper/normalize-score.ts';
+import { matchNodeSelectorMap, matchNodeSelectorTerm, matchNodeSelectorTerms } from '../helper/node-selector.ts';
+
+export const NAME = 'NodeAffinity';
+export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+const PRE_SCORE_KEY = 'PreScore' + NAME;
+
+function requiredTerms(pod: Pod): NodeSelectorTerm[] | undefined {
+  return pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+}
+
+/** GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND (any required term). */
+export function podMatchesNodeSelectorAndAffinity(pod: Pod, node: SchedNode): boolean {
+  if (!matchNodeSelectorMap(pod.spec.nodeSelector, node.labels)) return false;
+  const terms = requiredTerms(pod);
+  return terms === undefined || matchNodeSelectorTerms(terms, node.labels, node.name);
+}
+
+function preferredTerms(pod: Pod): PreferredSchedulingTerm[] {
+  return pod.spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+}
+
+/** Sum of the weights of the preferred terms this node matches (zero-weight terms ignored). */
+export function preferredScore(terms: readonly PreferredSchedulingTerm[], node: SchedNode): number {
+  let sum = 0;
+  for (const t of terms) {
+    if (t.weight !== 0 && matchNodeSelectorTerm(t.preference, node.labels, node.name)) sum += t.weight;
+  }
+  return sum;
+}
+
+export function newNodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin {
+  return {
+    name: NAME,
+    preFilter(_state, pod) {
+      const hasSelector = Object.keys(pod.pod.spec.nodeSelector ?? {}).length > 0;
+      if (!hasSelector && requiredTerms(pod.pod) === undefined) return [null, skip()];
+      return [null, success()];
+    },
+    filter(_state, pod, nodeInfo) {
+      if (!nodeInfo.node) return errorStatus('node not found');
+      return podMatchesNodeSelectorAndAffinity(pod.pod, nodeInfo.node) ? success() : unresolvable(ERR_REASON_POD);
+    },
+    preScore(state, pod) {
+      const terms = preferredTerms(pod.pod);
+      if (terms.length === 0) return skip();
+      state.set(PRE_SCORE_KEY, terms);
+      return success();
+    },
+    score(state, pod, nodeInfo) {
+      const node = (nodeInfo as SchedNodeInfo).node;
+      if (!node) return [0, errorStatus('node not found')];
+      const terms =
+        (state.get(PRE_SCORE_KEY) as PreferredSchedulingTerm[] | undefined) ?? preferredTerms((pod as SchedPodInfo).pod);
+      return [preferredScore(terms, node), success()];
+    },
+    scoreExtensions: () => ({
+      normalizeScore: (_state, _pod, scores) => [defaultNormalizeScore(MAX_NODE_SCORE, false, scores), success()],
+    }),
+  };
+}

@@ -1,0 +1,281 @@
+// One scheduling cycle as a pure function. mirrors pkg/scheduler/schedule_one.go (schedulePod,
+// findNodesThatFitPod, findNodesThatPassFilters, prioritizeNodes, selectHost) and
+// pkg/scheduler/framework/runtime/framework.go (RunPreFilterPlugins, RunFilterPlugins,
+// RunPostFilterPlugins, RunPreScorePlugins, RunScorePlugins). Filters run sequentially from the
+// rotating start index (upstream runs them in parallel; the set found can differ there).
+// The snapshot is read, never changed: the caller assumes the pod on the chosen node.
+import type { Pod } from '../api/index.ts';
+import { MAX_NODE_SCORE, MIN_NODE_SCORE, type CycleState, type Intn, type NodeScore, type Status } from './framework/interface.ts';
+import type { CycleContext, PostFilterResult } from './framework/cycle.ts';
+import type { SchedNodeInfo } from './framework/node-info.ts';
+import { newPodInfo, type SchedPodInfo } from './framework/pod-info.ts';
+import type { Snapshot } from './framework/snapshot.ts';
+import { errorStatus, isRejected, isSuccess, statusMessage, success } from './framework/status.ts';
+import {
+  PASSED_FILTER_MESSAGE,
+  POST_FILTER_NOMINATED_MESSAGE,
+  SUCCESS_MESSAGE,
+  newCycleRecord,
+  put,
+  toAnnotations,
+  type CycleRecord,
+} from './annotations.ts';
+import { fitErrorMessage } from './fit-error.ts';
+import type { Profile } from './profile.ts';
+import { NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT, numFeasibleNodesToFind, selectHost } from './select-host.ts';
+
+export interface ScheduleInput {
+  profile: Profile;
+  snapshot: Snapshot;
+  pod: Pod | SchedPodInfo;
+  /** rand.Intn from the kernel's seeded RNG (tie breaking). */
+  intn: Intn;
+  /** Where the previous cycle stopped filtering (Scheduler.nextStartNodeIndex). */
+  nextStartNodeIndex: number;
+  /** The configuration's global percentageOfNodesToScore (a profile value wins). */
+  percentageOfNodesToScore?: number;
+}
+
+/** framework.FitError, with the message formatted as upstream. */
+export interface FitError {
+  numAllNodes: number;
+  nodeToStatus: ReadonlyMap<string, Status>;
+  preFilterMsg: string;
+  postFilterMsg: string;
+  unschedulablePlugins: ReadonlySet<string>;
+  message: string;
+}
+
+interface Common {
+  /** Value for the next cycle's nextStartNodeIndex. */
+  nextStartNodeIndex: number;
+  /** The kube-scheduler-simulator annotations for this attempt. */
+  annotations: Record<string, string>;
+  record: CycleRecord;
+}
+
+export type ScheduleOutcome =
+  | (Common & {
+      kind: 'Scheduled';
+      suggestedHost: string;
+      evaluatedNodes: number;
+      feasibleNodes: number;
+      /** Top nodes by total score, the chosen one first (empty when one node was feasible). */
+      topNodes: NodeScore[];
+    })
+  | (Common & { kind: 'Unschedulable'; fitError: FitError; nominated: PostFilterResult | null })
+  | (Common & { kind: 'Error'; message: string });
+
+interface Cycle {
+  input: ScheduleInput;
+  pod: SchedPodInfo;
+  state: CycleState;
+  ctx: CycleContext;
+  record: CycleRecord;
+  skipFilter: Set<string>;
+  skipScore: Set<string>;
+}
+
+/** RunFilterPlugins: stops at the first plugin that does not return Success. */
+function runFilters(c: Cycle, state: CycleState, pod: SchedPodInfo, info: SchedNodeInfo, record: boolean): [Status, string] {
+  const name = info.node?.name ?? '';
+  for (const pl of c.input.profile.filter) {
+    if (c.skipFilter.has(pl.name)) continue;
+    const s = pl.filter(state, pod, info);
+    if (record) put(c.record.filter, name, pl.name, isSuccess(s) ? PASSED_FILTER_MESSAGE : statusMessage(s));
+    if (!isSuccess(s)) return [s, pl.name];
+  }
+  return [success(), ''];
+}
+
+type Step<T> = { ok: true; value: T } | { ok: false; outcome: ScheduleOutcome };
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function finish(c: Cycle, nextStart: number, rest: DistributiveOmit<ScheduleOutcome, keyof Common>): ScheduleOutcome {
+  return { ...rest, nextStartNodeIndex: nextStart, annotations: toAnnotations(c.record), record: c.record } as ScheduleOutcome;
+}
+
+function runPreFilter(c: Cycle): Step<Status> {
+  for (const pl of c.input.profile.preFilter) {
+    const [, s] = pl.preFilter(c.state, c.pod, c.ctx);
+    c.record.preFilterStatus[pl.name] = isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s);
+    if (s.code === 'Skip') {
+      c.skipFilter.add(pl.name);
+      continue;
+    }
+    if (isRejected(s)) return { ok: true, value: { code: s.code, reasons: s.reasons } };
+    if (!isSuccess(s)) {
+      const msg = `running PreFilter plugin "${pl.name}": ${statusMessage(s)}`;
+      return { ok: false, outcome: finish(c, c.input.nextStartNodeIndex, { kind: 'Error', message: msg }) };
+    }
+  }
+  return { ok: true, value: success() };
+}
+
+function unschedulableOutcome(
+  c: Cycle,
+  nextStart: number,
+  nodeToStatus: Map<string, Status>,
+  preFilterMsg: string,
+  plugins: Set<string>,
+): ScheduleOutcome {
+  let nominated: PostFilterResult | null = null;
+  let postFilterMsg = '';
+  const filterFn = (st: CycleState, p: SchedPodInfo, info: SchedNodeInfo) => runFilters(c, st, p, info, false)[0];
+  for (const pl of c.input.profile.postFilter) {
+    const [result, s] = pl.postFilter(c.state, c.pod, nodeToStatus, c.ctx, filterFn);
+    for (const node of nodeToStatus.keys()) c.record.postFilter[node] ??= {};
+    if (isSuccess(s) && result) {
+      nominated = result;
+      put(c.record.postFilter, result.nominatedNodeName, pl.name, POST_FILTER_NOMINATED_MESSAGE);
+      break;
+    }
+    postFilterMsg = statusMessage(s);
+    if (s.code !== 'Unschedulable') break;
+  }
+  const numAllNodes = c.ctx.allNodes.length;
+  const message = fitErrorMessage(numAllNodes, preFilterMsg, nodeToStatus, postFilterMsg);
+  const fitError: FitError = { numAllNodes, nodeToStatus, preFilterMsg, postFilterMsg, unschedulablePlugins: plugins, message };
+  return finish(c, nextStart, { kind: 'Unschedulable', fitError, nominated });
+}
+
+/** findNodesThatPassFilters: walks nodes from the start index until enough are feasible. */
+function findFeasible(c: Cycle): Step<{ feasible: SchedNodeInfo[]; statuses: Map<string, Status>; plugins: Set<string>; nextStart: number }> {
+  const all = c.ctx.allNodes;
+  const n = all.length;
+  const percentage = c.input.profile.percentageOfNodesToScore ?? c.input.percentageOfNodesToScore;
+  const toFind = numFeasibleNodesToFind(percentage, n);
+  const feasible: SchedNodeInfo[] = [];
+  const statuses = new Map<string, Status>();
+  const plugins = new Set<string>();
+  const start = n === 0 ? 0 : c.input.nextStartNodeIndex % n;
+  for (let i = 0; i < n && feasible.length < toFind; i++) {
+    const info = all[(start + i) % n]!;
+    const [s, plugin] = runFilters(c, c.state, c.pod, info, true);
+    if (isSuccess(s)) feasible.push(info);
+    else if (isRejected(s)) {
+      statuses.set(info.node?.name ?? '', s);
+      plugins.add(plugin);
+    } else {
+      const msg = `running "${plugin}" filter plugin: ${statusMessage(s)}`;
+      return { ok: false, outcome: finish(c, start, { kind: 'Error', message: msg }) };
+    }
+  }
+  const processed = feasible.length + statuses.size;
+  return { ok: true, value: { feasible, statuses, plugins, nextStart: n === 0 ? 0 : (start + processed) % n } };
+}
+
+function runPreScore(c: Cycle, nodes: SchedNodeInfo[]): Status {
+  for (const pl of c.input.profile.preScore) {
+    const s = pl.preScore(c.state, c.pod, nodes, c.ctx);
+    c.record.preScore[pl.name] = isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s);
+    if (s.code === 'Skip') c.skipScore.add(pl.name);
+    else if (!isSuccess(s)) return errorStatus(`running PreScore plugin "${pl.name}": ${statusMessage(s)}`);
+  }
+  return success();
+}
+
+/** prioritizeNodes + RunScorePlugins: raw scores, NormalizeScore, weights, totals. */
+function prioritize(c: Cycle, nodes: SchedNodeInfo[]): Step<NodeScore[]> {
+  const totals = nodes.map((n) => ({ name: n.node!.name, score: 0 }));
+  const plugins = c.input.profile.score.filter((s) => !c.skipScore.has(s.plugin.name));
+  if (c.input.profile.score.length === 0) return { ok: true, value: totals.map((t) => ({ ...t, score: 1 })) };
+  for (const { plugin, weight } of plugins) {
+    let scores: NodeScore[] = [];
+    for (const info of nodes) {
+      const [score, s] = plugin.score(c.state, c.pod, info);
+      if (!isSuccess(s)) return fail(c, `running Score plugin "${plugin.name}": ${statusMessage(s)}`);
+      scores.push({ name: info.node!.name, score });
+      put(c.record.score, info.node!.name, plugin.name, String(score));
+      put(c.record.finalScore, info.node!.name, plugin.name, String(score * weight));
+    }
+    const ext = plugin.scoreExtensions();
+    if (ext) {
+      const [normalized, s] = ext.normalizeScore(c.state, c.pod, scores);
+      if (!isSuccess(s)) return fail(c, `running Normalize on Score plugins: ${statusMessage(s)}`);
+      scores = normalized;
+      for (const ns of scores) put(c.record.finalScore, ns.name, plugin.name, String(ns.score * weight));
+    }
+    for (let i = 0; i < scores.length; i++) {
+      const ns = scores[i]!;
+      if (ns.score < MIN_NODE_SCORE || ns.score > MAX_NODE_SCORE) {
+        return fail(c, `plugin "${plugin.name}" returns an invalid score ${ns.score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
+      }
+      totals[i]!.score += ns.score * weight;
+    }
+  }
+  return { ok: true, value: totals };
+}
+
+function fail(c: Cycle, message: string): { ok: false; outcome: ScheduleOutcome } {
+  return { ok: false, outcome: finish(c, c.input.nextStartNodeIndex, { kind: 'Error', message }) };
+}
+
+/** Reserve then Permit on the chosen node; Unreserve everything on failure. */
+function reserveAndPermit(c: Cycle, host: string): Status {
+  const reserved: typeof c.input.profile.reserve = [];
+  for (const pl of c.input.profile.reserve) {
+    const s = pl.reserve(c.state, c.pod, host);
+    c.record.reserve[pl.name] = isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s);
+    if (!isSuccess(s)) {
+      for (const r of [...reserved, pl].reverse()) r.unreserve(c.state, c.pod, host);
+      return s;
+    }
+    reserved.push(pl);
+  }
+  for (const pl of c.input.profile.permit) {
+    const [s, timeoutMs] = pl.permit(c.state, c.pod, host);
+    c.record.permit[pl.name] = isSuccess(s) ? SUCCESS_MESSAGE : s.code === 'Wait' ? 'wait' : statusMessage(s);
+    c.record.permitTimeout[pl.name] = `${timeoutMs / 1000}s`;
+    if (!isSuccess(s) && s.code !== 'Wait') {
+      for (const r of [...reserved].reverse()) r.unreserve(c.state, c.pod, host);
+      return s;
+    }
+  }
+  return success();
+}
+
+/** schedulePod for one pod: the chosen node, or why none fits (with the simulator's annotations). */
+export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
+  const pod = 'pod' in input.pod && 'requests' in input.pod ? input.pod : newPodInfo(input.pod as Pod);
+  const c: Cycle = {
+    input,
+    pod,
+    state: new Map(),
+    ctx: { allNodes: input.snapshot.nodeInfoList },
+    record: newCycleRecord(),
+    skipFilter: new Set(),
+    skipScore: new Set(),
+  };
+  const all = c.ctx.allNodes;
+  if (all.length === 0) return finish(c, 0, { kind: 'Error', message: 'no nodes available to schedule pods' });
+  const pre = runPreFilter(c);
+  if (!pre.ok) return pre.outcome;
+  if (!isSuccess(pre.value)) {
+    const statuses = new Map(all.map((n) => [n.node?.name ?? '', pre.value]));
+    const plugin = Object.keys(c.record.preFilterStatus).at(-1) ?? '';
+    return unschedulableOutcome(c, input.nextStartNodeIndex, statuses, statusMessage(pre.value), new Set([plugin]));
+  }
+  const found = findFeasible(c);
+  if (!found.ok) return found.outcome;
+  const { feasible, statuses, plugins, nextStart } = found.value;
+  if (feasible.length === 0) return unschedulableOutcome(c, nextStart, statuses, '', plugins);
+  if (feasible.length === 1) {
+    const host = feasible[0]!.node!.name;
+    return scheduled(c, nextStart, host, 1 + statuses.size, 1, []);
+  }
+  const preScore = runPreScore(c, feasible);
+  if (!isSuccess(preScore)) return finish(c, nextStart, { kind: 'Error', message: statusMessage(preScore) });
+  const totals = prioritize(c, feasible);
+  if (!totals.ok) return { ...totals.outcome, nextStartNodeIndex: nextStart };
+  const chosen = selectHost(totals.value, NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT, input.intn)!;
+  return scheduled(c, nextStart, chosen.host, feasible.length + statuses.size, feasible.length, chosen.top);
+}
+
+function scheduled(c: Cycle, nextStart: number, host: string, evaluated: number, feasibleCount: number, top: NodeScore[]): ScheduleOutcome {
+  const s = reserveAndPermit(c, host);
+  if (!isSuccess(s)) return finish(c, nextStart, { kind: 'Error', message: statusMessage(s) });
+  c.record.selectedNode = host;
+  return finish(c, nextStart, { kind: 'Scheduled', suggestedHost: host, evaluatedNodes: evaluated, feasibleNodes: feasibleCount, topNodes: top });
+}
