@@ -124,7 +124,13 @@ describe('Matches (TestSelectorMatches)', () => {
   });
   it('matches sets directly (TestSetMatches) and treats empty selectors as Everything', () => {
     const ls = { foo: 'bar', baz: 'blah' };
-    for (const set of [{}, { foo: 'bar' }, { baz: 'blah' }, { foo: 'bar', baz: 'blah' }]) {
+    const sets: Record<string, string>[] = [
+      {},
+      { foo: 'bar' },
+      { baz: 'blah' },
+      { foo: 'bar', baz: 'blah' },
+    ];
+    for (const set of sets) {
       expect(selectorFromSet(set).matches(ls)).toBe(true);
     }
     expect(selectorFromSet(undefined).empty()).toBe(true);
