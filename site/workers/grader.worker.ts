@@ -34,8 +34,18 @@ function loadSubmission(source: string, onEvent: (event: RunEvent) => void): str
   }
 }
 
-async function run(request: RunRequest, onEvent: (event: RunEvent) => void): Promise<RunOutcome> {
+async function run(request: RunRequest, sendEvent: (event: RunEvent) => Promise<void> | void): Promise<RunOutcome> {
   await ready;
+  // The callback is a comlink proxy with its own channel: its messages are not ordered with this
+  // call's reply, so wait for every event to be delivered before returning.
+  const delivered: Promise<void>[] = [];
+  const onEvent = (event: RunEvent) => void delivered.push(Promise.resolve(sendEvent(event)));
+  const outcome = await runSubmission(request, onEvent);
+  await Promise.all(delivered);
+  return outcome;
+}
+
+async function runSubmission(request: RunRequest, onEvent: (event: RunEvent) => void): Promise<RunOutcome> {
   const suites = labSuites[request.slug];
   if (!suites) return { error: `No lab named "${request.slug}" is bundled in this build.` };
   onEvent({ type: 'loading' });

@@ -4,8 +4,7 @@
 // resume in a new worker. Results follow the shared shape (results.ts) and the shared verdict rule.
 import * as Comlink from 'comlink';
 import type { RunEvent, SuiteKind } from './protocol.ts';
-import type { LabResults, TestResult } from './results.ts';
-import { buildLabResults } from './verdict.ts';
+import { finalizeResults, type LabResults, type TestResult } from './results.ts';
 import { Watchdog } from './watchdog.ts';
 import { startGraderWorker, type WorkerHandle } from './worker-handle.ts';
 
@@ -60,7 +59,7 @@ export class GradingClient {
       break;
     }
     this.warm();
-    return buildLabResults(request.slug, `labs/${request.slug}/${request.suite}.test.ts`, request.expectedNames, tests, error);
+    return finalizeResults(request.slug, `browser:${request.slug}/${request.suite}`, request.expectedNames, tests, error);
   }
 
   private attempt(handle: WorkerHandle, request: GradeRequest, tests: TestResult[]): Promise<AttemptEnd> {

@@ -34,7 +34,7 @@ export interface RunOutcome {
 export interface GraderWorkerApi {
   /** Resolves when the runtime (vitest, SES lockdown) is ready: lets a spare worker boot ahead of the click. */
   ready(): Promise<void>;
-  run(request: RunRequest, onEvent: (event: RunEvent) => void): Promise<RunOutcome>;
+  run(request: RunRequest, onEvent: (event: RunEvent) => Promise<void> | void): Promise<RunOutcome>;
 }
 
 /** The first (and only) message on the worker's global channel: the port to talk comlink over. */

@@ -5,6 +5,8 @@ import { stripAnsi } from '../ansi.ts';
 
 /** "describe > nested describe > test", without the file: the names tests.json lists. */
 export function fullTestName(test: RunnerTestCase): string {
+  const known = (test as { fullTestName?: string }).fullTestName;
+  if (known) return known;
   const names: string[] = [test.name];
   let parent = test.suite;
   while (parent && !('filepath' in parent)) {
@@ -14,17 +16,18 @@ export function fullTestName(test: RunnerTestCase): string {
   return names.join(' > ');
 }
 
+// Same mapping as the CLI's reporter (scripts/lib/labs/stream-reporter.ts toResult).
 function statusOf(test: RunnerTestCase): TestStatus {
   const state = test.result?.state;
   if (state === 'pass') return 'pass';
-  if (state === 'fail') return 'fail';
-  return 'skip';
+  if (state !== 'fail') return 'skip';
+  return /^Test timed out in \d+ms/.test(test.result?.errors?.[0]?.message ?? '') ? 'timeout' : 'fail';
 }
 
 /** Vitest serializes expected/actual for diffs; keep them as plain strings when present. */
 function asText(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  return stripAnsi(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return stripAnsi(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 export function toTestResult(test: RunnerTestCase): TestResult {
@@ -34,7 +37,8 @@ export function toTestResult(test: RunnerTestCase): TestResult {
     durationMs: Math.round(test.result?.duration ?? 0),
   };
   const error = test.result?.errors?.[0];
-  if (result.status === 'fail' && error) {
+  if (result.status === 'skip') result.message = 'skipped';
+  if ((result.status === 'fail' || result.status === 'timeout') && error) {
     result.message = stripAnsi(error.message ?? String(error));
     const expected = asText(error.expected);
     const actual = asText(error.actual);

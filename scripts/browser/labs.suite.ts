@@ -1,0 +1,244 @@
+// Browser suite for the lab workbench (/labs/<slug>/). For every lab it pastes the starter, the
+// solution, a mutant, code that loops forever and code that tries to forge a pass, grades each in
+// the page, and checks the verdicts against the CLI grader (scripts/grade.ts --file X --json) test
+// for test. Then: reload keeps code and verdict; progress export, reset and import round-trip.
+// Prints (does not assert) editor-ready, first-grade and warm-grade timings.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { BrowserSuite, BrowserSuiteContext } from './lib/context';
+import type { LabResults } from '../lib/labs/results.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const WORK = join(ROOT, 'test-results', 'labs-suite');
+const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+
+type Suite = 'hidden' | 'examples';
+interface Variant {
+  name: string;
+  source: string;
+  suite: Suite;
+  expectPassed: boolean;
+}
+
+function firstExportedFunction(source: string): number {
+  const start = source.search(/export (async )?function \w+\s*\(/);
+  if (start < 0) throw new Error('no exported function to put a loop in');
+  let depth = 0;
+  for (let i = source.indexOf('(', start); i < source.length; i += 1) {
+    const char = source[i];
+    if (char === '(' || char === '[' || char === '<') depth += 1;
+    else if (char === ')' || char === ']' || char === '>') depth -= 1;
+    else if (char === '{' && depth === 0 && /\)\s*(:[^{]*)?$/.test(source.slice(start, i))) return i + 1;
+  }
+  throw new Error('could not find the body of the first exported function');
+}
+
+/** The five submissions each lab is graded with. */
+function variants(slug: string): Variant[] {
+  const dir = join(ROOT, 'labs', slug);
+  const starter = readFileSync(join(dir, 'starter.ts'), 'utf8');
+  const solution = readFileSync(join(dir, 'solution.ts'), 'utf8');
+  const mutantFile = readdirSync(join(dir, 'mutants')).filter((file) => file.endsWith('.ts')).sort()[0]!;
+  const bodyAt = firstExportedFunction(solution);
+  const forge = [
+    starter,
+    '// Attempts to forge a pass: replace Object.is, switch chai off, post fake results.',
+    'try { (Object as { is: unknown }).is = () => true; } catch { /* frozen */ }',
+    "try { const g = globalThis as Record<PropertyKey, unknown>; const chai = g[Symbol.for('chai')] as { config?: { includeStack?: unknown } } | undefined; if (chai) chai.config = {}; } catch { /* absent */ }",
+    "try { (globalThis as unknown as { postMessage: (m: unknown) => void }).postMessage({ type: 'test-end', result: { name: 'x', status: 'pass', durationMs: 0 } }); } catch { /* no channel */ }",
+  ].join('\n');
+  return [
+    { name: 'starter', source: starter, suite: 'hidden', expectPassed: false },
+    { name: 'solution', source: solution, suite: 'hidden', expectPassed: true },
+    { name: `mutant ${mutantFile}`, source: readFileSync(join(dir, 'mutants', mutantFile), 'utf8'), suite: 'hidden', expectPassed: false },
+    // examples only: with the loop in the first function every test hangs, and each costs a full time limit
+    { name: 'infinite loop', source: `${solution.slice(0, bodyAt)}\n  while (true) {}\n${solution.slice(bodyAt)}`, suite: 'examples', expectPassed: false },
+    { name: 'forged pass', source: forge, suite: 'hidden', expectPassed: false },
+  ];
+}
+
+/** Runs the CLI grader on a file, through the same Node (the npm-provided Node 24). */
+function gradeWithCli(slug: string, file: string, suite: Suite): Promise<LabResults> {
+  const args = ['--import', 'tsx', join(ROOT, 'scripts/grade.ts'), slug, '--file', file, '--json', ...(suite === 'examples' ? ['--examples'] : [])];
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', () => {
+      try {
+        const start = stdout.indexOf('{');
+        resolvePromise(JSON.parse(stdout.slice(start)) as LabResults);
+      } catch {
+        reject(new Error(`CLI grade of ${file} printed no JSON: ${stderr.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+/** Replaces the editor's content exactly (paste, not typing: typing would auto-indent). */
+async function setCode(page: Page, text: string): Promise<void> {
+  await page.evaluate((code) => {
+    const editor = (window as unknown as { __labEditor: { getModel(): { getFullModelRange(): unknown; getValue(): string }; setSelection(r: unknown): void; focus(): void; trigger(s: string, h: string, p: unknown): void } }).__labEditor;
+    editor.focus();
+    editor.setSelection(editor.getModel().getFullModelRange());
+    editor.trigger('keyboard', 'paste', { text: code });
+  }, text);
+  const value = await page.evaluate(() => (window as unknown as { __labEditor: { getValue(): string } }).__labEditor.getValue());
+  if (value !== text) throw new Error('the editor does not hold exactly the pasted code');
+}
+
+/** Clicks a toolbar button and waits for its results; returns them and the click-to-results time. */
+async function runInPage(page: Page, suite: Suite): Promise<{ results: LabResults; ms: number }> {
+  await page.evaluate(() => delete document.body.dataset.gradeState);
+  const started = Date.now();
+  await page.click(`[data-lab-action="${suite === 'hidden' ? 'grade' : 'examples'}"]`);
+  await page.waitForFunction(() => document.body.dataset.gradeState === 'done', undefined, { timeout: 240_000 });
+  const ms = Date.now() - started;
+  const results = await page.evaluate(() => (window as unknown as { __labLastResults: LabResults }).__labLastResults);
+  return { results, ms };
+}
+
+function compareVerdicts(browser: LabResults, cli: LabResults): string[] {
+  const problems: string[] = [];
+  if (browser.passed !== cli.passed) problems.push(`passed: browser ${browser.passed}, CLI ${cli.passed}`);
+  const cliByName = new Map(cli.tests.map((test) => [test.name, test.status]));
+  for (const test of browser.tests) {
+    const status = cliByName.get(test.name);
+    if (status !== test.status) problems.push(`"${test.name}": browser ${test.status}, CLI ${status ?? 'missing'}`);
+  }
+  if (browser.tests.length !== cli.tests.length) problems.push(`test count: browser ${browser.tests.length}, CLI ${cli.tests.length}`);
+  return problems;
+}
+
+async function openLab(ctx: BrowserSuiteContext, slug: string, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; readyMs: number }> {
+  const page = await ctx.newPage({ colorScheme });
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto(`${ctx.baseUrl}/labs/${slug}/`);
+  await page.waitForFunction(() => document.body.dataset.editorReady === 'true', undefined, { timeout: 60_000 });
+  const readyMs = await page.evaluate(() => Math.round(performance.getEntriesByName('lab-editor-ready')[0]?.startTime ?? -1));
+  return { page, readyMs };
+}
+
+/** While the worker spins, the page must still answer: a frame round trip well under a second. */
+async function frameLatencyMs(page: Page): Promise<number> {
+  return page.evaluate(() => new Promise<number>((done) => {
+    const t0 = performance.now();
+    requestAnimationFrame(() => done(Math.round(performance.now() - t0)));
+  }));
+}
+
+async function labChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> {
+  mkdirSync(WORK, { recursive: true });
+  const list = variants(slug);
+  // The CLI runs first, one at a time: in parallel they starve each other (and the timings below).
+  const cliRuns = new Map<string, LabResults | Error>();
+  for (const variant of list) {
+    const file = join(WORK, `${slug}-${variant.name.replace(/\W+/g, '-')}.ts`);
+    writeFileSync(file, variant.source);
+    cliRuns.set(variant.name, await gradeWithCli(slug, file, variant.suite).catch((error: Error) => error));
+  }
+
+  const { page, readyMs } = await openLab(ctx, slug);
+  ctx.log(`${slug}: editor ready ${readyMs} ms after navigation start`);
+  let first = true;
+  const lastResults = new Map<string, LabResults>();
+  for (const variant of list) {
+    await ctx.check(`${slug}: ${variant.name} is ${variant.expectPassed ? 'passed' : 'not passed'}, as the CLI grades it`, async () => {
+      await setCode(page, variant.source);
+      const running = runInPage(page, variant.suite);
+      if (variant.name === 'infinite loop') {
+        await page.waitForTimeout(800);
+        const latency = await frameLatencyMs(page);
+        if (latency > 1000) throw new Error(`the page froze while the loop ran (${latency} ms for a frame)`);
+      }
+      const { results, ms } = await running;
+      if (first) ctx.log(`${slug}: first grade after load ${ms} ms (${results.tests.length} tests)`);
+      first = false;
+      if (results.passed !== variant.expectPassed) throw new Error(`passed=${results.passed}: ${results.error ?? ''} ${results.tests.filter((t) => t.status !== 'pass').map((t) => `${t.name}: ${t.message}`).slice(0, 3).join(' | ')}`);
+      if (variant.name === 'starter') {
+        const failing = results.tests.find((test) => test.status === 'fail');
+        if (!failing?.message || /\u001b\[/.test(failing.message)) throw new Error('the starter fails without a readable message');
+        await page.screenshot({ path: join(SCREENSHOTS, `labs-${slug}-starter-failing.png`) });
+      }
+      if (variant.name === 'infinite loop' && !results.tests.some((test) => test.status === 'timeout')) throw new Error('no test was reported as timed out');
+      lastResults.set(variant.name, results);
+    }, page);
+    await ctx.check(`${slug}: ${variant.name}: browser and CLI verdicts agree test for test`, async () => {
+      const cli = cliRuns.get(variant.name)!;
+      if (cli instanceof Error) throw cli;
+      const results = lastResults.get(variant.name);
+      if (!results) throw new Error('the browser run did not finish');
+      const problems = compareVerdicts(results, cli);
+      if (problems.length > 0) throw new Error(`browser and CLI disagree: ${problems.slice(0, 5).join('; ')}`);
+    });
+  }
+
+  await ctx.check(`${slug}: a warm grade round trip, and the solution passes`, async () => {
+    await setCode(page, list[1]!.source);
+    const { results, ms } = await runInPage(page, 'hidden');
+    ctx.log(`${slug}: warm grade round trip ${ms} ms (${results.tests.length} tests)`);
+    if (!results.passed) throw new Error('the solution did not pass on a warm run');
+    await page.screenshot({ path: join(SCREENSHOTS, `labs-${slug}-passed.png`) });
+  }, page);
+
+  await ctx.check(`${slug}: after a reload the code and the verdict are still there`, async () => {
+    await page.waitForTimeout(700); // the auto-save delay
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.editorReady === 'true', undefined, { timeout: 60_000 });
+    const value = await page.evaluate(() => (window as unknown as { __labEditor: { getValue(): string } }).__labEditor.getValue());
+    if (value !== list[1]!.source) throw new Error('the code was not restored');
+    const verdict = await page.evaluate(() => document.body.dataset.labVerdict);
+    const summary = await page.textContent('#lab-summary');
+    if (verdict !== 'pass' || !summary?.includes('passed')) throw new Error(`verdict after reload: ${verdict} "${summary}"`);
+  }, page);
+}
+
+async function progressChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> {
+  const { page } = await openLab(ctx, slug);
+  const code = `// my work in progress\n${readFileSync(join(ROOT, 'labs', slug, 'starter.ts'), 'utf8')}`;
+  await ctx.check('progress: export, reset and import restore lab code', async () => {
+    await setCode(page, code);
+    await page.waitForTimeout(700);
+    await page.goto(`${ctx.baseUrl}/progress/`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#progress-export')]);
+    const exported = join(WORK, 'progress-export.json');
+    await download.saveAs(exported);
+    if (JSON.parse(readFileSync(exported, 'utf8')).labs?.[slug]?.code !== code) throw new Error('the export does not hold the lab code');
+    await page.click('#progress-reset');
+    await page.waitForFunction(() => document.getElementById('progress-message')?.textContent?.includes('reset'));
+    await page.setInputFiles('#progress-file', exported);
+    await page.click('#progress-import-form button[type="submit"]');
+    await page.waitForFunction(() => document.getElementById('progress-message')?.textContent?.startsWith('Imported'));
+    await page.setInputFiles('#progress-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"version":2,"labs":[]}') });
+    await page.click('#progress-import-form button[type="submit"]');
+    await page.waitForFunction(() => document.getElementById('progress-message')?.textContent?.startsWith('Nothing was imported'));
+    await page.goto(`${ctx.baseUrl}/labs/${slug}/`);
+    await page.waitForFunction(() => document.body.dataset.editorReady === 'true', undefined, { timeout: 60_000 });
+    const value = await page.evaluate(() => (window as unknown as { __labEditor: { getValue(): string } }).__labEditor.getValue());
+    if (value !== code) throw new Error('the imported code is not in the editor');
+  }, page);
+}
+
+async function darkScreenshot(ctx: BrowserSuiteContext, slug: string): Promise<void> {
+  const { page } = await openLab(ctx, slug, 'dark');
+  await page.screenshot({ path: join(SCREENSHOTS, `labs-${slug}-dark.png`) });
+}
+
+const suite: BrowserSuite = async (ctx) => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const slugs = readdirSync(join(ROOT, 'labs'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && readdirSync(join(ROOT, 'labs', entry.name)).includes('lab.mdx'))
+    .map((entry) => entry.name)
+    .sort();
+  for (const slug of slugs) await labChecks(ctx, slug);
+  if (slugs[0]) {
+    await progressChecks(ctx, slugs[0]);
+    await darkScreenshot(ctx, slugs[0]);
+  }
+};
+
+export default suite;

@@ -1,0 +1,90 @@
+// The lab editor: Monaco with TypeScript diagnostics, completion and hover docs for the runtime's
+// public types. Imported lazily by workbench.ts after first paint (it is ~1 MB gzip plus the
+// TypeScript worker), never on other pages.
+import * as monaco from 'monaco-editor/editor';
+import 'monaco-editor/features/register.all';
+import 'monaco-editor/languages/definitions/typescript/register';
+import * as ts from 'monaco-editor/languages/features/typescript/register';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
+import { labTypeFiles } from 'virtual:lab-types';
+
+(globalThis as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
+  getWorker: (_workerId: string, label: string) => (label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker()),
+};
+
+let typesLoaded = false;
+
+/** The runtime sources as extra libs at their repository paths, so the starter's imports resolve. */
+function loadRuntimeTypes(): void {
+  if (typesLoaded) return;
+  typesLoaded = true;
+  ts.typescriptDefaults.setCompilerOptions({
+    target: ts.ScriptTarget.ES2020,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeJs,
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    verbatimModuleSyntax: true,
+    baseUrl: 'file:///',
+    paths: { '@runtime': ['runtime/index.ts'], '@runtime/*': ['runtime/*'] },
+    lib: ['es2023'],
+  });
+  for (const [path, text] of Object.entries(labTypeFiles)) ts.typescriptDefaults.addExtraLib(text, `file:///${path}`);
+}
+
+/** Monaco's theme for the site's current theme (html[data-theme], else the system preference). */
+function siteTheme(): 'vs' | 'vs-dark' {
+  const chosen = document.documentElement.dataset.theme;
+  if (chosen === 'dark' || chosen === 'light') return chosen === 'dark' ? 'vs-dark' : 'vs';
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'vs-dark' : 'vs';
+}
+
+function followSiteTheme(): void {
+  const apply = () => monaco.editor.setTheme(siteTheme());
+  new MutationObserver(apply).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', apply);
+}
+
+export interface LabEditor {
+  editor: monaco.editor.IStandaloneCodeEditor;
+  getValue(): string;
+  setValue(text: string): void;
+  onChange(listener: (text: string) => void): void;
+  /** Runs when the learner presses Ctrl/Cmd+Enter in the editor. */
+  onGradeShortcut(listener: () => void): void;
+  /** Number of TypeScript errors in the model right now. */
+  errorCount(): number;
+}
+
+export function createLabEditor(container: HTMLElement, slug: string, text: string, label: string): LabEditor {
+  loadRuntimeTypes();
+  // The model sits where the starter sits in the repository, so `../../runtime/...` resolves.
+  const uri = monaco.Uri.parse(`file:///labs/${slug}/submission.ts`);
+  const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(text, 'typescript', uri);
+  model.setValue(text);
+  const editor = monaco.editor.create(container, {
+    model,
+    theme: siteTheme(),
+    automaticLayout: true,
+    minimap: { enabled: false },
+    fontFamily: "'JetBrains Mono Variable', ui-monospace, monospace",
+    fontSize: 14,
+    scrollBeyondLastLine: false,
+    tabSize: 2,
+    ariaLabel: label,
+    accessibilityHelpUrl: undefined,
+    fixedOverflowWidgets: true,
+  });
+  followSiteTheme();
+  return {
+    editor,
+    getValue: () => model.getValue(),
+    setValue: (next) => model.setValue(next),
+    onChange: (listener) => void model.onDidChangeContent(() => listener(model.getValue())),
+    onGradeShortcut: (listener) => editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, listener),
+    errorCount: () => monaco.editor.getModelMarkers({ resource: uri }).filter((marker) => marker.severity === monaco.MarkerSeverity.Error).length,
+  };
+}
