@@ -1,3 +1,12 @@
 // The public face of the simulated control plane (see ../shared/DESIGN.md section 2 and
 // docs/ARCHITECTURE.md). Labs, the site and tests import the runtime only from here.
-export {};
+export {
+  createCluster,
+  type Cluster,
+  type ClusterOptions,
+  type CommandResult,
+  type Faults,
+  type Topology,
+  type WorkerSpec,
+} from './cluster/index.ts';
+export type { TraceEvent } from './kernel/index.ts';

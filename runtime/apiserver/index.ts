@@ -21,3 +21,8 @@ export { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts'
 export { SYSTEM_NAMESPACES } from './bootstrap.ts';
 export { DEFAULT_WATCH_CACHE_CAPACITY, DEFAULT_BOOKMARK_INTERVAL_MS } from './watch-cache/watch-cache.ts';
 export { createInMemoryEtcd, type InMemoryEtcd } from './testing/mvcc-etcd-client.ts';
+export {
+  startApiServerReplica, decodeWireRequest, isApiWireMessage,
+  type ApiServerReplica, type ApiServerReplicaOptions, type ApiWireMessage, type WireRequest,
+} from './server.ts';
+export { startLoadBalancer, type LoadBalancer, type LoadBalancerOptions } from './load-balancer.ts';

@@ -38,3 +38,24 @@ export {
   type InformerOptions,
   type Lister,
 } from './cache/shared-informer.ts';
+export {
+  RestClient,
+  pathOf,
+  type RestClientOptions,
+  type RestHost,
+  type RestResponse,
+  type RestWatchEvent,
+  type RestWatchHandlers,
+} from './rest/rest-client.ts';
+export {
+  isWireMessage,
+  type RestCredentials,
+  type RestImpersonation,
+  type RestPatchType,
+  type RestQuery,
+  type RestRequest,
+  type RestVerb,
+  type WireMessage,
+  type WireRequest,
+} from './rest/wire.ts';
+export { restListerWatcher, type ListWatchTarget } from './rest/lister-watcher.ts';

@@ -1,0 +1,223 @@
+// The load balancer in front of the API server replicas of an HA control plane, as a process on the
+// simulated network. mirrors the HAProxy setup of kubeadm's HA guide (kubernetes/kubeadm
+// docs/ha-considerations.md: `mode tcp`, `balance roundrobin`, `option httpchk GET /healthz`,
+// `rise 2 fall 2`), checking /readyz instead so a replica whose caches are still filling gets no
+// traffic. Each connection is pinned to one replica: when a health check marks that replica down,
+// its in-flight requests fail with "connection reset by peer" and its watch streams are cut, so the
+// client sees exactly what a TCP reset would show it (and client-go's retries and relists kick in).
+// A replica whose process is gone refuses connections at once; the balancer then tries the next one
+// (HAProxy `option redispatch`).
+import type { Kernel, ProcessContext } from '../kernel/index.ts';
+import { isApiWireMessage, type ApiWireMessage, type WireRequest } from './server.ts';
+
+export interface LoadBalancerOptions {
+  /** Process and endpoint name, e.g. "kube-apiserver-lb". */
+  name: string;
+  /** Replica endpoint names, in round-robin order. */
+  backends: readonly string[];
+  /** Time between health checks of one replica (HAProxy `inter`; kubeadm's guide uses 10 s, we check faster). */
+  checkIntervalMs?: number;
+  /** A check without an answer within this long fails (HAProxy `timeout check`). */
+  checkTimeoutMs?: number;
+  /** Consecutive passing checks to mark a replica up (`rise`). */
+  rise?: number;
+  /** Consecutive failing checks to mark a replica down (`fall`). */
+  fall?: number;
+  /** A request with no answer within this long is cut (HAProxy `timeout server`, 20 s in kubeadm's guide). */
+  serverTimeoutMs?: number;
+}
+
+interface BackendState {
+  name: string;
+  up: boolean;
+  passes: number;
+  failures: number;
+}
+
+interface Pending {
+  client: string;
+  clientId: number;
+  backend: string;
+  timer: { cancel(): void };
+}
+
+interface Stream {
+  client: string;
+  clientId: number;
+  backend: string;
+}
+
+export interface LoadBalancer {
+  readonly name: string;
+  /** Replicas currently in rotation (for the UI and tests). */
+  healthyBackends(): string[];
+}
+
+/** Spawns the balancer process on `kernel`. */
+export function startLoadBalancer(kernel: Kernel, options: LoadBalancerOptions): LoadBalancer {
+  if (options.backends.length === 0) throw new Error('invariant violated: a load balancer needs at least one backend');
+  let state: BackendState[] = [];
+  kernel.spawn(options.name, (ctx) => {
+    state = options.backends.map((name) => ({ name, up: true, passes: 0, failures: 0 }));
+    balance(ctx, kernel, options, state);
+  });
+  return {
+    name: options.name,
+    healthyBackends: () => (kernel.process(options.name)?.up ? state.filter((b) => b.up).map((b) => b.name) : []),
+  };
+}
+
+function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptions, backends: BackendState[]): void {
+  const checkIntervalMs = options.checkIntervalMs ?? 2000;
+  const checkTimeoutMs = options.checkTimeoutMs ?? 1000;
+  const rise = options.rise ?? 2;
+  const fall = options.fall ?? 2;
+  const serverTimeoutMs = options.serverTimeoutMs ?? 20_000;
+  const pending = new Map<number, Pending>();
+  const checks = new Map<number, { backend: BackendState; timer: { cancel(): void } }>();
+  const streams = new Map<number, Stream>();
+  const streamOf = new Map<string, number>();
+  let nextId = 1;
+  let cursor = 0;
+
+  /** Round robin over replicas in rotation whose process accepts connections. */
+  const pick = (): string | undefined => {
+    for (let i = 0; i < backends.length; i++) {
+      const b = backends[(cursor + i) % backends.length]!;
+      if (b.up && kernel.net.isUp(b.name)) {
+        cursor = (cursor + i + 1) % backends.length;
+        return b.name;
+      }
+    }
+    return undefined;
+  };
+
+  const failPending = (id: number, error: string): void => {
+    const p = pending.get(id);
+    if (!p) return;
+    pending.delete(id);
+    p.timer.cancel();
+    ctx.send(p.client, { type: 'api.failure', id: p.clientId, error } satisfies ApiWireMessage);
+  };
+
+  const cutStream = (id: number, error: string): void => {
+    const s = streams.get(id);
+    if (!s) return;
+    streams.delete(id);
+    streamOf.delete(`${s.client}#${s.clientId}`);
+    ctx.send(s.client, { type: 'api.watch.close', id: s.clientId, transportError: error } satisfies ApiWireMessage);
+    ctx.send(s.backend, { type: 'api.watch.stop', id } satisfies ApiWireMessage);
+  };
+
+  const markDown = (b: BackendState): void => {
+    b.up = false;
+    ctx.trace('lb.backend-down', b.name);
+    for (const [id, p] of pending) if (p.backend === b.name) failPending(id, 'read: connection reset by peer');
+    for (const [id, s] of streams) if (s.backend === b.name) cutStream(id, 'read: connection reset by peer');
+  };
+
+  const checkResult = (b: BackendState, ok: boolean): void => {
+    if (ok) {
+      b.failures = 0;
+      if (!b.up && ++b.passes >= rise) {
+        b.up = true;
+        ctx.trace('lb.backend-up', b.name);
+      }
+      return;
+    }
+    b.passes = 0;
+    if (b.up && ++b.failures >= fall) markDown(b);
+  };
+
+  const check = (b: BackendState): void => {
+    const id = nextId++;
+    const timer = ctx.setTimer(checkTimeoutMs, () => {
+      checks.delete(id);
+      checkResult(b, false);
+    });
+    checks.set(id, { backend: b, timer });
+    const req: WireRequest = { verb: 'get', path: '/readyz', userAgent: 'haproxy-health-check' };
+    ctx.send(b.name, { type: 'api.request', id, req } satisfies ApiWireMessage);
+  };
+
+  const forward = (from: string, msg: Extract<ApiWireMessage, { type: 'api.request' | 'api.watch' }>): void => {
+    const backend = pick();
+    if (backend === undefined) {
+      if (msg.type === 'api.request') ctx.send(from, { type: 'api.failure', id: msg.id, error: 'EOF' } satisfies ApiWireMessage);
+      else ctx.send(from, { type: 'api.watch.close', id: msg.id, transportError: 'EOF' } satisfies ApiWireMessage);
+      return;
+    }
+    const id = nextId++;
+    if (msg.type === 'api.request') {
+      const timer = ctx.setTimer(serverTimeoutMs, () => failPending(id, 'EOF'));
+      pending.set(id, { client: from, clientId: msg.id, backend, timer });
+    } else {
+      streams.set(id, { client: from, clientId: msg.id, backend });
+      streamOf.set(`${from}#${msg.id}`, id);
+    }
+    ctx.send(backend, { ...msg, id });
+  };
+
+  const fromBackend = (msg: ApiWireMessage): void => {
+    switch (msg.type) {
+      case 'api.response': {
+        const c = checks.get(msg.id);
+        if (c) {
+          checks.delete(msg.id);
+          c.timer.cancel();
+          return checkResult(c.backend, msg.code === 200);
+        }
+        const p = pending.get(msg.id);
+        if (!p) return;
+        pending.delete(msg.id);
+        p.timer.cancel();
+        return ctx.send(p.client, { ...msg, id: p.clientId });
+      }
+      case 'api.watch.event': {
+        const s = streams.get(msg.id);
+        if (s) ctx.send(s.client, { ...msg, id: s.clientId });
+        return;
+      }
+      case 'api.watch.close': {
+        const s = streams.get(msg.id);
+        if (!s) return;
+        streams.delete(msg.id);
+        streamOf.delete(`${s.client}#${s.clientId}`);
+        return ctx.send(s.client, { ...msg, id: s.clientId });
+      }
+      default:
+        return;
+    }
+  };
+
+  const fromClient = (from: string, msg: ApiWireMessage): void => {
+    switch (msg.type) {
+      case 'api.request':
+      case 'api.watch':
+        return forward(from, msg);
+      case 'api.watch.stop': {
+        const id = streamOf.get(`${from}#${msg.id}`);
+        const s = id === undefined ? undefined : streams.get(id);
+        if (id === undefined || !s) return;
+        streams.delete(id);
+        streamOf.delete(`${from}#${msg.id}`);
+        return ctx.send(s.backend, { type: 'api.watch.stop', id } satisfies ApiWireMessage);
+      }
+      case 'api.ping':
+        return ctx.send(from, { type: 'api.pong', id: msg.id, alive: streamOf.has(`${from}#${msg.id}`) } satisfies ApiWireMessage);
+      default:
+        return;
+    }
+  };
+
+  const isBackend = new Set(backends.map((b) => b.name));
+  ctx.onMessage((msg: unknown, from: string) => {
+    if (!isApiWireMessage(msg)) return;
+    if (isBackend.has(from)) fromBackend(msg);
+    else fromClient(from, msg);
+  });
+  backends.forEach((b, i) => {
+    // stagger the checks so the replicas are not all probed in the same millisecond
+    ctx.every(checkIntervalMs, () => check(b), 1 + Math.floor((i * checkIntervalMs) / backends.length));
+  });
+}

@@ -1,0 +1,174 @@
+// One kube-apiserver replica as a process on the simulated network. Requests and watch streams
+// arrive as messages and leave as messages, so a partition or a crash cuts them like a broken TCP
+// connection would. Bodies cross the wire as JSON text (what HTTP carries), so no client can ever
+// share memory with the server's caches. A watch event is serialized once and the text reused for
+// every watcher, as upstream's cachingObject does (staging/src/k8s.io/apiserver/pkg/storage/cacher/
+// caching_object.go). On every (re)start the replica builds a fresh ApiServer: caches are refilled
+// from etcd, nothing of value lived in the old one.
+import type { Kernel, ProcessContext } from '../kernel/index.ts';
+import type { EtcdClient } from '../etcd/index.ts';
+import { ApiServer, requestURI, type ApiServerOptions } from './api-server.ts';
+import type { ApiRequest, ApiResponse, ApiWatchEvent, ApiWatchHandle } from './request.ts';
+
+/** A request on the wire: ApiRequest with its body as JSON text. */
+export type WireRequest = Omit<ApiRequest, 'body'> & { bodyJson?: string };
+
+/**
+ * The messages between clients, the load balancer and replicas. Ids are chosen by the sender of
+ * 'api.request' / 'api.watch' and are unique per sender endpoint.
+ * - 'api.failure' is a transport failure (no HTTP response): the connection was reset, refused...
+ * - pings are HTTP/2 PINGs on the connection carrying a watch (client-go's ReadIdleTimeout health
+ *   check): 'api.pong' says whether the peer still holds that stream.
+ */
+export type ApiWireMessage =
+  | { type: 'api.request'; id: number; req: WireRequest }
+  | { type: 'api.response'; id: number; code: number; bodyJson: string; warnings?: string[]; servedBy?: string }
+  | { type: 'api.failure'; id: number; error: string }
+  | { type: 'api.watch'; id: number; req: WireRequest }
+  | { type: 'api.watch.event'; id: number; eventJson: string }
+  | { type: 'api.watch.close'; id: number; errorJson?: string; transportError?: string }
+  | { type: 'api.watch.stop'; id: number }
+  | { type: 'api.ping'; id: number }
+  | { type: 'api.pong'; id: number; alive: boolean };
+
+export function isApiWireMessage(msg: unknown): msg is ApiWireMessage {
+  return typeof msg === 'object' && msg !== null && typeof (msg as { type?: unknown }).type === 'string'
+    && (msg as { type: string }).type.startsWith('api.');
+}
+
+/** Decodes a wire request back into the ApiRequest the pipeline takes (malformed JSON: a 400 body). */
+export function decodeWireRequest(wire: WireRequest): ApiRequest | { badRequest: string } {
+  const { bodyJson, ...rest } = wire;
+  if (bodyJson === undefined) return rest;
+  try {
+    return { ...rest, body: JSON.parse(bodyJson) as unknown };
+  } catch (e) {
+    return { badRequest: `error decoding request body: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+export interface ApiServerReplicaOptions
+  extends Omit<ApiServerOptions, 'etcd' | 'clock' | 'rng' | 'name'> {
+  /** Process and endpoint name, e.g. "kube-apiserver-cp-1". */
+  name: string;
+  /** A new etcd client for each incarnation (its endpoint name must be unique per incarnation). */
+  etcdClient(ctx: ProcessContext): EtcdClient & { close?(): void };
+  /** Called with each incarnation's ApiServer (for metrics and the UI). */
+  onStart?(server: ApiServer): void;
+}
+
+export interface ApiServerReplica {
+  readonly name: string;
+  /** The running incarnation's pipeline, undefined while the process is down. */
+  current(): ApiServer | undefined;
+  /** Crashes the process and releases its etcd client and caches (kill -9, then cleanup). */
+  stop(): void;
+  /** Starts the process again (no-op if it is running). */
+  start(): void;
+}
+
+/** Spawns a replica on `kernel` and returns its handle. */
+export function startApiServerReplica(kernel: Kernel, options: ApiServerReplicaOptions): ApiServerReplica {
+  let server: ApiServer | undefined;
+  let etcd: (EtcdClient & { close?(): void }) | undefined;
+  const release = (): void => {
+    server?.stop();
+    etcd?.close?.();
+    server = undefined;
+    etcd = undefined;
+  };
+  const main = (ctx: ProcessContext): void => {
+    release();
+    etcd = options.etcdClient(ctx);
+    const { etcdClient: _etcd, onStart: _onStart, ...apiOptions } = options;
+    server = new ApiServer({
+      ...apiOptions,
+      name: options.name,
+      etcd,
+      clock: { now: () => ctx.now(), setTimer: (ms, fn) => ctx.setTimer(ms, fn) },
+      rng: ctx.rng,
+    });
+    serveOnNetwork(ctx, server);
+    server.start();
+    server.onReady(() => ctx.trace('apiserver.ready', ''));
+    options.onStart?.(server);
+  };
+  const proc = kernel.spawn(options.name, main);
+  return {
+    name: options.name,
+    current: () => (proc.up ? server : undefined),
+    stop() {
+      if (!proc.up) return;
+      kernel.crash(options.name);
+      release();
+    },
+    start() {
+      if (!proc.up) proc.start();
+    },
+  };
+}
+
+/** Wires one incarnation's message handler: requests, watch streams, pings. */
+function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
+  const streams = new Map<string, ApiWatchHandle>();
+  const eventText = new WeakMap<object, string>();
+  const encodeEvent = (ev: ApiWatchEvent): string => {
+    let objectJson = eventText.get(ev.object);
+    if (objectJson === undefined) {
+      objectJson = JSON.stringify(ev.object);
+      eventText.set(ev.object, objectJson);
+    }
+    return `{"type":"${ev.type}","object":${objectJson}}`;
+  };
+  ctx.onMessage((msg: unknown, from: string) => {
+    if (!isApiWireMessage(msg)) return;
+    const key = `${from}#${msg.id}`;
+    switch (msg.type) {
+      case 'api.request': {
+        const req = decodeWireRequest(msg.req);
+        if ('badRequest' in req) return ctx.send(from, badRequestResponse(msg.id, req.badRequest, server.name));
+        return server.request(req, (res) => {
+          ctx.trace('apiserver.request', `${req.verb} ${requestURI(req)} ${res.code}`);
+          ctx.send(from, encodeResponse(msg.id, res));
+        });
+      }
+      case 'api.watch': {
+        const req = decodeWireRequest(msg.req);
+        if ('badRequest' in req) return ctx.send(from, { type: 'api.watch.close', id: msg.id, transportError: req.badRequest });
+        ctx.trace('apiserver.watch', requestURI({ ...req, verb: 'watch' }));
+        let closed = false;
+        const handle = server.watch(req, {
+          onEvent: (ev) => ctx.send(from, { type: 'api.watch.event', id: msg.id, eventJson: encodeEvent(ev) }),
+          onClose: (err) => {
+            closed = true;
+            streams.delete(key);
+            ctx.send(from, { type: 'api.watch.close', id: msg.id, ...(err ? { errorJson: JSON.stringify(err) } : {}) });
+          },
+        });
+        if (!closed) streams.set(key, handle);
+        return;
+      }
+      case 'api.watch.stop':
+        streams.get(key)?.stop();
+        streams.delete(key);
+        return;
+      case 'api.ping':
+        return ctx.send(from, { type: 'api.pong', id: msg.id, alive: streams.has(key) });
+      default:
+        return;
+    }
+  });
+}
+
+function encodeResponse(id: number, res: ApiResponse): ApiWireMessage {
+  return {
+    type: 'api.response', id, code: res.code, bodyJson: JSON.stringify(res.body),
+    ...(res.warnings ? { warnings: res.warnings } : {}),
+    ...(res.servedBy ? { servedBy: res.servedBy } : {}),
+  };
+}
+
+function badRequestResponse(id: number, message: string, servedBy: string): ApiWireMessage {
+  const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 };
+  return { type: 'api.response', id, code: 400, bodyJson: JSON.stringify(status), servedBy };
+}

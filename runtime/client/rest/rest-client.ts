@@ -1,0 +1,264 @@
+// A REST client on the simulated network: what client-go's rest.Interface is to a component.
+// mirrors k8s.io/client-go/rest: every request carries the kubeconfig credentials and any
+// Impersonate-* headers; a request has a deadline on the (simulated) clock; a GET that failed
+// because the connection broke is retried after an artificial "Retry-After: 1" (with_retry.go
+// IsNextRetry + retryAfterResponse, at most 10 retries), never a write, because a write whose
+// connection broke may already have happened. Watch streams are kept honest by HTTP/2 pings
+// (client-go's ReadIdleTimeout / PingTimeout health check): a stream whose peer no longer knows it
+// is closed with an error, and the informer re-watches.
+import {
+  isWireMessage, type RestCredentials, type RestImpersonation, type RestRequest, type WireMessage, type WireRequest,
+} from './wire.ts';
+
+/** What the client needs from the simulation: the kernel satisfies it (isUp from its network). */
+export interface RestHost {
+  now(): number;
+  setTimer(delayMs: number, fn: () => void): { cancel(): void };
+  send(from: string, to: string, msg: unknown): void;
+  setHandler(name: string, handler: ((msg: unknown, from: string) => void) | null): void;
+  /** False when nothing listens at `name` (a crashed process): the connection is refused at once. */
+  isUp(name: string): boolean;
+}
+
+export interface RestClientOptions {
+  /** This client's network endpoint (unique), e.g. "kubectl" or "kube-scheduler". */
+  name: string;
+  /** The endpoint it dials: the load balancer, or a single replica. */
+  server: string;
+  /** How the server is named in error texts ("https://192.168.49.2:6443"). */
+  serverURL?: string;
+  credentials?: RestCredentials;
+  userAgent?: string;
+  /** Per-request deadline, simulated ms (client-go's Timeout; default 30 s). */
+  timeoutMs?: number;
+  /** Retries of an idempotent request after a broken connection (client-go default 10). */
+  maxRetries?: number;
+  /** Ping a watch stream's connection this often (client-go ReadIdleTimeout: 30 s). */
+  pingIntervalMs?: number;
+  /** A ping with no pong within this long breaks the stream (client-go PingTimeout: 15 s). */
+  pingTimeoutMs?: number;
+}
+
+/** An HTTP answer, or (code 0, transportError) when there was none. Bodies are decoded JSON. */
+export interface RestResponse {
+  code: number;
+  body: unknown;
+  warnings?: string[];
+  servedBy?: string;
+  transportError?: string;
+}
+
+export interface RestWatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: unknown;
+}
+
+export interface RestWatchHandlers {
+  onEvent(event: RestWatchEvent): void;
+  /** The stream ended; `error` is a Status (server) or a transport Status (code 0). */
+  onClose(error?: unknown): void;
+}
+
+const RETRY_AFTER_MS = 1000;
+
+export class RestClient {
+  private readonly pending = new Map<number, (msg: WireMessage) => void>();
+  private readonly streams = new Map<number, (msg: WireMessage) => void>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly host: RestHost, readonly options: RestClientOptions, private readonly impersonation?: RestImpersonation, shared?: RestClient) {
+    if (shared) {
+      // a view with other impersonation headers: same connection, same tables
+      this.pending = shared.pending;
+      this.streams = shared.streams;
+      this.nextIdSource = shared;
+      return;
+    }
+    host.setHandler(options.name, (msg) => this.onMessage(msg));
+  }
+
+  private nextIdSource: RestClient | undefined;
+
+  /** The same client sending Impersonate-User/Group headers (kubectl --as/--as-group). */
+  impersonate(who: RestImpersonation | undefined): RestClient {
+    return new RestClient(this.host, this.options, who, this.root());
+  }
+
+  /** Detaches the endpoint: later answers are dropped, open streams are forgotten. */
+  close(): void {
+    this.closed = true;
+    this.host.setHandler(this.options.name, null);
+  }
+
+  request(req: RestRequest, cb: (res: RestResponse) => void): void {
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const maxRetries = this.options.maxRetries ?? 10;
+    const idempotent = req.verb === 'get' || req.verb === 'list';
+    let finished = false;
+    let attempt = 0;
+    let retryTimer: { cancel(): void } | undefined;
+    let currentId = -1;
+    const finish = (res: RestResponse): void => {
+      if (finished) return;
+      finished = true;
+      deadline.cancel();
+      retryTimer?.cancel();
+      this.pending.delete(currentId);
+      cb(res);
+    };
+    const deadline = this.host.setTimer(timeoutMs, () =>
+      finish(transportFailure(req, this.serverURL(), 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)')),
+    );
+    const wire = this.encode(req);
+    const send = (): void => {
+      if (finished || this.closed) return;
+      if (!this.host.isUp(this.options.server)) {
+        return finish(refused(this.serverURL()));
+      }
+      currentId = this.newId();
+      this.pending.set(currentId, (msg) => {
+        this.pending.delete(currentId);
+        if (msg.type === 'api.response') {
+          return finish({
+            code: msg.code, body: decode(msg.bodyJson),
+            ...(msg.warnings ? { warnings: msg.warnings } : {}), ...(msg.servedBy ? { servedBy: msg.servedBy } : {}),
+          });
+        }
+        if (msg.type !== 'api.failure') return;
+        if (idempotent && attempt < maxRetries) {
+          attempt++;
+          retryTimer = this.host.setTimer(RETRY_AFTER_MS, send);
+          return;
+        }
+        finish(transportFailure(req, this.serverURL(), msg.error));
+      });
+      this.host.send(this.options.name, this.options.server, { type: 'api.request', id: currentId, req: wire } satisfies WireMessage);
+    };
+    send();
+  }
+
+  /** Opens a watch stream; returns its stop handle. */
+  watch(req: RestRequest, handlers: RestWatchHandlers): { stop(): void } {
+    const id = this.newId();
+    let open = true;
+    let lastHeardMs = this.host.now();
+    const pingIntervalMs = this.options.pingIntervalMs ?? 30_000;
+    const pingTimeoutMs = this.options.pingTimeoutMs ?? 15_000;
+    let pingTimer: { cancel(): void } | undefined;
+    let pongTimer: { cancel(): void } | undefined;
+    const end = (error?: unknown): void => {
+      if (!open) return;
+      open = false;
+      this.streams.delete(id);
+      pingTimer?.cancel();
+      pongTimer?.cancel();
+      handlers.onClose(error);
+    };
+    const broken = (why: string): void => end(transportFailure({ ...req, verb: 'watch' }, this.serverURL(), why));
+    if (!this.host.isUp(this.options.server)) {
+      this.host.setTimer(0, () => end(refused(this.serverURL())));
+      return { stop: () => { open = false; } };
+    }
+    const schedulePing = (): void => {
+      pingTimer = this.host.setTimer(pingIntervalMs, () => {
+        if (!open) return;
+        if (this.host.now() - lastHeardMs < pingIntervalMs) return schedulePing();
+        this.host.send(this.options.name, this.options.server, { type: 'api.ping', id } satisfies WireMessage);
+        pongTimer = this.host.setTimer(pingTimeoutMs, () => broken('http2: client connection lost'));
+      });
+    };
+    this.streams.set(id, (msg) => {
+      lastHeardMs = this.host.now();
+      switch (msg.type) {
+        case 'api.watch.event':
+          return handlers.onEvent(decode(msg.eventJson) as RestWatchEvent);
+        case 'api.watch.close':
+          if (msg.transportError !== undefined) return broken(msg.transportError);
+          return end(msg.errorJson === undefined ? undefined : decode(msg.errorJson));
+        case 'api.pong':
+          pongTimer?.cancel();
+          if (!msg.alive) return broken('unexpected EOF');
+          return schedulePing();
+        default:
+          return;
+      }
+    });
+    schedulePing();
+    this.host.send(this.options.name, this.options.server, { type: 'api.watch', id, req: this.encode({ ...req, verb: 'watch' }) } satisfies WireMessage);
+    return {
+      stop: () => {
+        if (!open) return;
+        open = false;
+        this.streams.delete(id);
+        pingTimer?.cancel();
+        pongTimer?.cancel();
+        this.host.send(this.options.name, this.options.server, { type: 'api.watch.stop', id } satisfies WireMessage);
+      },
+    };
+  }
+
+  private root(): RestClient {
+    return this.nextIdSource ?? this;
+  }
+
+  private newId(): number {
+    return this.root().nextId++;
+  }
+
+  private serverURL(): string {
+    return this.options.serverURL ?? `https://${this.options.server}:6443`;
+  }
+
+  private encode(req: RestRequest): WireRequest {
+    const { body, ...rest } = req;
+    const wire: WireRequest = { ...rest };
+    if (body !== undefined) wire.bodyJson = JSON.stringify(body);
+    if (this.options.credentials) wire.credentials = this.options.credentials;
+    if (this.impersonation) wire.impersonate = this.impersonation;
+    if (this.options.userAgent) wire.userAgent = this.options.userAgent;
+    return wire;
+  }
+
+  private onMessage(msg: unknown): void {
+    if (!isWireMessage(msg)) return;
+    if (msg.type === 'api.response' || msg.type === 'api.failure') this.pending.get(msg.id)?.(msg);
+    else this.streams.get(msg.id)?.(msg);
+  }
+}
+
+function decode(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return json;
+  }
+}
+
+/** Go's http client error text: `Get "https://host:6443/api/v1/pods": EOF`. */
+function transportFailure(req: RestRequest, serverURL: string, error: string): RestResponse {
+  const method = ({ get: 'Get', list: 'Get', watch: 'Get', create: 'Post', update: 'Put', patch: 'Patch', delete: 'Delete', deletecollection: 'Delete' } as const)[req.verb];
+  const message = `${method} "${serverURL}${pathOf(req)}": ${error}`;
+  return { code: 0, transportError: error, body: failureStatus(message) };
+}
+
+function refused(serverURL: string): RestResponse {
+  const host = serverURL.replace(/^https?:\/\//, '');
+  const message = `The connection to the server ${host} was refused - did you specify the right host or port?`;
+  return { code: 0, transportError: 'connection refused', body: failureStatus(message) };
+}
+
+function failureStatus(message: string): { kind: 'Status'; apiVersion: 'v1'; metadata: object; status: 'Failure'; message: string; reason: ''; code: 0 } {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: '', code: 0 };
+}
+
+/** The URL path of a request, for error texts. */
+export function pathOf(req: RestRequest): string {
+  if (req.path !== undefined) return req.path;
+  let uri = req.group ? `/apis/${req.group}/v1` : '/api/v1';
+  if (req.namespace) uri += `/namespaces/${req.namespace}`;
+  uri += `/${req.resource ?? ''}`;
+  if (req.name) uri += `/${req.name}`;
+  if (req.subresource) uri += `/${req.subresource}`;
+  return req.verb === 'watch' ? `${uri}?watch=true` : uri;
+}

@@ -1,0 +1,196 @@
+// createCluster: the public entry point of the runtime (shared DESIGN section 2, a contract).
+// It assembles a kernel, the etcd members, the API server replicas (behind a load balancer in HA),
+// bootstraps them (system namespaces and RBAC come from the API server's post-start hooks, the
+// Node objects are registered here), and hands out kubectl and etcdctl that cross the simulated
+// network like real clients. The scheduler, the controllers and the kubelets are not part of the
+// cluster yet: a pod created now stays Pending, which is what a cluster without them would do.
+import { createKernel, type Kernel, type TraceEvent } from '../kernel/index.ts';
+import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
+import { runEtcdctl, runKubectl } from '../cli/index.ts';
+import type { EtcdClient } from '../etcd/index.ts';
+import { ADMIN_CREDENTIALS, startControlPlane, type ControlPlane } from './control-plane.ts';
+import { expandPartition } from './faults.ts';
+import { kubectlTransport } from './kubectl-transport.ts';
+import { nodeObject } from './nodes.ts';
+import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface Faults {
+  stopNode(name: string): Promise<void>;
+  startNode(name: string): Promise<void>;
+  /** Groups of names (machines, etcd members, components) that can reach only their own group. */
+  partition(groups: string[][]): Promise<void>;
+  heal(): Promise<void>;
+  stopComponent(name: string): Promise<void>;
+  startComponent(name: string): Promise<void>;
+}
+
+export interface Cluster {
+  kubectl(args: string, opts?: { stdin?: string }): Promise<CommandResult>;
+  etcdctl(args: string, opts?: { stdin?: string }): Promise<CommandResult>;
+  /** Runs simulated time forward. */
+  advance(ms: number): Promise<void>;
+  /** Simulated milliseconds since boot. */
+  now(): number;
+  faults: Faults;
+  /** Every recorded action, oldest first (the kernel's trace ring buffer). */
+  trace(): TraceEvent[];
+  /** FNV-1a 64 over every trace record since boot: equal for equal seeds and inputs. */
+  traceHash(): string;
+  /** For tests, benchmarks and the UI: the parts behind the public API. */
+  readonly internals: ClusterInternals;
+}
+
+export interface ClusterInternals {
+  readonly kernel: Kernel;
+  readonly plan: ClusterPlan;
+  readonly controlPlane: ControlPlane;
+  /** A REST client with its own endpoint, dialing the API server (admin unless told otherwise). */
+  restClient(name: string, options?: { credentials?: RestCredentials; timeoutMs?: number }): RestClient;
+  /** Runs the kernel until done() or the simulated timeout; returns done(). */
+  driveUntil(done: () => boolean, timeoutMs: number): boolean;
+  /** The in-memory files etcdctl snapshot save/restore read and write. */
+  readonly files: Map<string, string>;
+}
+
+/** Longest simulated time one kubectl or etcdctl command may take before it is abandoned. */
+export const COMMAND_TIMEOUT_MS = 120_000;
+const BOOT_TIMEOUT_MS = 120_000;
+
+export function createCluster(options: ClusterOptions = {}): Cluster {
+  const plan = planCluster(options);
+  const kernel = createKernel({ seed: plan.seed });
+  const controlPlane = startControlPlane(kernel, plan);
+  const driveUntil = (done: () => boolean, timeoutMs: number): boolean => {
+    const deadlineMs = kernel.now() + timeoutMs;
+    kernel.runUntil(() => done() || kernel.now() >= deadlineMs);
+    return done();
+  };
+  const host: RestHost = {
+    now: () => kernel.now(),
+    setTimer: (ms, fn) => kernel.setTimer(ms, fn),
+    send: (from, to, msg) => kernel.send(from, to, msg),
+    setHandler: (name, handler) => kernel.setHandler(name, handler),
+    isUp: (name) => kernel.net.isUp(name),
+  };
+  const restClient = (name: string, o: { credentials?: RestCredentials; timeoutMs?: number } = {}): RestClient =>
+    new RestClient(host, {
+      name, server: plan.serverEndpoint, serverURL: plan.serverURL,
+      credentials: o.credentials ?? ADMIN_CREDENTIALS, userAgent: name,
+      ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    });
+
+  boot(plan, controlPlane, restClient('kubeadm'), driveUntil, kernel);
+
+  const kubectlClient = restClient('kubectl', { timeoutMs: 60_000 });
+  const transport = kubectlTransport(kubectlClient);
+  const files = new Map<string, string>();
+  let etcdctlClient: EtcdClient | undefined;
+  let partitionGroups: string[][] | undefined;
+
+  const run = (start: (done: (r: CommandResult) => void) => void, what: string): CommandResult => {
+    let result: CommandResult | undefined;
+    start((r) => {
+      result ??= r;
+    });
+    if (!driveUntil(() => result !== undefined, COMMAND_TIMEOUT_MS)) {
+      result = { stdout: '', stderr: `error: ${what} did not finish within ${COMMAND_TIMEOUT_MS / 1000}s of simulated time\n`, exitCode: 1 };
+    }
+    return result!;
+  };
+  const component = (name: string) => {
+    const c = controlPlane.components.get(name);
+    if (!c) throw new Error(`no component named "${name}" (known: ${[...controlPlane.components.keys()].join(', ')})`);
+    return c;
+  };
+  const machine = (name: string) => {
+    const m = plan.machines.find((x) => x.name === name);
+    if (!m) throw new Error(`no node named "${name}" (known: ${plan.machines.map((x) => x.name).join(', ')})`);
+    return m;
+  };
+  const onMachine = (name: string) => [...controlPlane.components.values()].filter((c) => c.machine === machine(name).name);
+  // restarted components get new endpoints (a new etcd client): cut them off as their machine is
+  const reapplyPartition = (): void => {
+    if (partitionGroups) kernel.net.partition(expandPartition(partitionGroups, plan, controlPlane.components));
+  };
+
+  const faults: Faults = {
+    async stopNode(name) {
+      for (const c of onMachine(name)) c.stop();
+      kernel.record('fault.stop-node', name);
+    },
+    async startNode(name) {
+      for (const c of onMachine(name)) c.start();
+      kernel.record('fault.start-node', name);
+      reapplyPartition();
+    },
+    async partition(groups) {
+      partitionGroups = groups.map((g) => [...g]);
+      reapplyPartition();
+    },
+    async heal() {
+      partitionGroups = undefined;
+      kernel.net.heal();
+    },
+    async stopComponent(name) {
+      component(name).stop();
+      kernel.record('fault.stop-component', name);
+    },
+    async startComponent(name) {
+      component(name).start();
+      kernel.record('fault.start-component', name);
+      reapplyPartition();
+    },
+  };
+
+  return {
+    async kubectl(args, opts = {}) {
+      return run((done) => runKubectl(args, transport, { nowMs: kernel.now(), ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
+    },
+    async etcdctl(args, opts = {}) {
+      if (plan.topology === 'managed') {
+        return { stdout: '', stderr: 'Error: etcd is run by the cloud provider in a managed cluster and is not reachable from here\n', exitCode: 1 };
+      }
+      etcdctlClient ??= controlPlane.etcd.client({ name: 'etcdctl' });
+      const client = etcdctlClient;
+      return run((done) => runEtcdctl(args, client, { files, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'etcdctl');
+    },
+    async advance(ms) {
+      if (!Number.isInteger(ms) || ms < 0) throw new Error(`advance(ms): ms must be a non-negative integer (got ${ms})`);
+      kernel.runFor(ms);
+    },
+    now: () => kernel.now(),
+    faults,
+    trace: () => kernel.trace.events(),
+    traceHash: () => kernel.trace.hash(),
+    internals: { kernel, plan, controlPlane, restClient, driveUntil, files },
+  };
+}
+
+/** Waits for the replicas to be ready, then registers the Node objects; throws if either fails. */
+function boot(plan: ClusterPlan, cp: ControlPlane, client: RestClient, driveUntil: (done: () => boolean, ms: number) => boolean, kernel: Kernel): void {
+  const ready = (): boolean => cp.replicas.every((r) => r.current()?.isReady === true)
+    && (cp.loadBalancer === undefined || cp.loadBalancer.healthyBackends().length === plan.apiServers.length);
+  if (!driveUntil(ready, BOOT_TIMEOUT_MS)) {
+    throw new Error('invariant violated: the control plane became ready within two simulated minutes');
+  }
+  const visible = plan.machines.filter((m) => m.visible);
+  let answered = 0;
+  const failures: string[] = [];
+  for (const m of visible) {
+    client.request({ verb: 'create', group: '', resource: 'nodes', body: nodeObject(m, kernel.now()) }, (res) => {
+      answered++;
+      if (res.code !== 201) failures.push(`${m.name}: ${res.code} ${JSON.stringify(res.body)}`);
+    });
+  }
+  if (!driveUntil(() => answered === visible.length, BOOT_TIMEOUT_MS) || failures.length > 0) {
+    throw new Error(`invariant violated: every node registered (${failures.join('; ') || 'timed out'})`);
+  }
+  kernel.record('cluster.ready', 'cluster', `${plan.topology}: ${plan.machines.length} machines, ${plan.etcdMembers.length} etcd, ${plan.apiServers.length} apiservers`);
+  client.close();
+}

@@ -1,0 +1,98 @@
+// Starts the control plane of a plan on the kernel: the etcd members (stacked: one per control-plane
+// machine), an API server replica on every control-plane machine, each with its own etcd client
+// (kube-apiserver --etcd-servers lists every member; the client fails over), and the load balancer
+// when there is more than one replica. Every component is a named process so faults can stop it.
+import type { Kernel, ProcessContext } from '../kernel/index.ts';
+import { createEtcdCluster, type EtcdCluster } from '../etcd/index.ts';
+import { startApiServerReplica, startLoadBalancer, type ApiServer, type ApiServerReplica, type LoadBalancer } from '../apiserver/index.ts';
+import type { ClusterPlan } from './options.ts';
+
+/** How the cluster stops, starts and finds each component process. */
+export interface Component {
+  name: string;
+  machine?: string;
+  kind: 'etcd' | 'kube-apiserver' | 'load-balancer';
+  isUp(): boolean;
+  stop(): void;
+  start(): void;
+  /** Network endpoints this component uses right now (its own, plus e.g. its etcd client). */
+  endpoints(): string[];
+}
+
+export interface ControlPlane {
+  etcd: EtcdCluster;
+  replicas: ApiServerReplica[];
+  loadBalancer?: LoadBalancer;
+  components: Map<string, Component>;
+  /** The replicas' pipelines that are running now. */
+  liveServers(): ApiServer[];
+}
+
+/** The adminstrator's client certificate, as in kubeadm's admin.conf. */
+export const ADMIN_CREDENTIALS = { clientCert: { commonName: 'kubernetes-admin', organizations: ['system:masters'] } };
+
+export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPlane {
+  const etcd = createEtcdCluster(kernel, {
+    members: plan.etcdMembers.length as 1 | 3 | 5,
+    names: plan.etcdMembers,
+    clusterToken: 'kubernetes-etcd',
+  });
+  const components = new Map<string, Component>();
+  for (const m of plan.machines) {
+    if (!m.etcdMember) continue;
+    const name = m.etcdMember;
+    components.set(name, {
+      name, machine: m.name, kind: 'etcd',
+      isUp: () => kernel.process(name)?.up ?? false,
+      stop: () => kernel.crash(name),
+      start: () => {
+        if (!kernel.process(name)?.up) kernel.process(name)?.start();
+      },
+      endpoints: () => [name],
+    });
+  }
+  const etcdClientOf = new Map<string, string>();
+  const replicas: ApiServerReplica[] = [];
+  for (const m of plan.machines) {
+    if (!m.apiServer) continue;
+    const name = m.apiServer;
+    const replica = startApiServerReplica(kernel, {
+      name,
+      etcdClient: (ctx: ProcessContext) => {
+        const clientName = `${name}/etcd-client-${ctx.incarnation}`;
+        etcdClientOf.set(name, clientName);
+        return etcd.client({ name: clientName, isLive: () => ctx.isLive() });
+      },
+    });
+    replicas.push(replica);
+    components.set(name, {
+      name, machine: m.name, kind: 'kube-apiserver',
+      isUp: () => kernel.process(name)?.up ?? false,
+      stop: () => replica.stop(),
+      start: () => replica.start(),
+      endpoints: () => [name, ...(etcdClientOf.has(name) ? [etcdClientOf.get(name)!] : [])],
+    });
+  }
+  let loadBalancer: LoadBalancer | undefined;
+  if (plan.loadBalancer) {
+    const name = plan.loadBalancer;
+    loadBalancer = startLoadBalancer(kernel, { name, backends: plan.apiServers });
+    components.set(name, {
+      name, kind: 'load-balancer',
+      isUp: () => kernel.process(name)?.up ?? false,
+      stop: () => kernel.crash(name),
+      start: () => {
+        if (!kernel.process(name)?.up) kernel.process(name)?.start();
+      },
+      endpoints: () => [name],
+    });
+  }
+  return {
+    etcd, replicas, components,
+    ...(loadBalancer ? { loadBalancer } : {}),
+    liveServers: () => replicas.flatMap((r) => {
+      const s = r.current();
+      return s ? [s] : [];
+    }),
+  };
+}

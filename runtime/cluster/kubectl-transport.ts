@@ -1,0 +1,72 @@
+// kubectl's transport (runtime/cli/kubectl/transport.ts) over the REST client: the kubeconfig
+// user's credentials, --as/--as-group as Impersonate-* headers, the kubectl request shape turned
+// into a REST call that crosses the simulated network to the load balancer or the replica.
+import type { Status } from '../api/index.ts';
+import type { RestClient, RestPatchType, RestRequest, RestResponse } from '../client/index.ts';
+import type { KubeRequest, KubeResponse, KubeTransport, RawRequest } from '../cli/index.ts';
+
+const PATCH_TYPES: Record<string, RestPatchType> = {
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+export function kubectlTransport(client: RestClient): KubeTransport {
+  const as = (imp: KubeRequest['impersonate']): RestClient =>
+    imp && (imp.user !== undefined || imp.groups)
+      ? client.impersonate({ user: imp.user ?? '', ...(imp.groups ? { groups: imp.groups } : {}) })
+      : client;
+  return {
+    request(req: KubeRequest, done: (res: KubeResponse) => void): void {
+      const rest = toRestRequest(req);
+      if ('unsupported' in rest) return done({ ok: false, status: rest.unsupported });
+      as(req.impersonate).request(rest, (res) => done(toKubeResponse(res)));
+    },
+    raw(req: RawRequest, done): void {
+      as(req.impersonate).request({ verb: 'get', path: req.path }, (res) => {
+        if (res.code >= 200 && res.code < 300) return done({ ok: true, body: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) });
+        done({ ok: false, status: asStatus(res) });
+      });
+    },
+  };
+}
+
+function toRestRequest(req: KubeRequest): RestRequest | { unsupported: Status } {
+  const q = req.query ?? {};
+  const out: RestRequest = { verb: req.verb, group: req.resource.group, resource: req.resource.resource };
+  if (req.namespace) out.namespace = req.namespace;
+  if (req.name) out.name = req.name;
+  if (req.subresource) out.subresource = req.subresource;
+  if (req.body !== undefined) out.body = req.body;
+  const query: RestRequest['query'] = {};
+  if (q.labelSelector) query.labelSelector = q.labelSelector;
+  if (q.fieldSelector) query.fieldSelector = q.fieldSelector;
+  if (q.resourceVersion) query.resourceVersion = q.resourceVersion;
+  if (q.dryRun) query.dryRun = q.dryRun;
+  if (q.gracePeriodSeconds !== undefined) query.gracePeriodSeconds = q.gracePeriodSeconds;
+  if (Object.keys(query).length > 0) out.query = query;
+  if (req.verb === 'patch') {
+    const type = PATCH_TYPES[q.patchType ?? 'strategic'];
+    if (!type) {
+      return { unsupported: status(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json`) };
+    }
+    out.patchType = type;
+  }
+  return out;
+}
+
+function toKubeResponse(res: RestResponse): KubeResponse {
+  if (res.code >= 200 && res.code < 300) return { ok: true, body: res.body };
+  return { ok: false, status: asStatus(res) };
+}
+
+function asStatus(res: RestResponse): Status {
+  const b = res.body as Partial<Status> | string | undefined;
+  if (typeof b === 'object' && b !== null && b.kind === 'Status') return b as Status;
+  // a non-Status error body (e.g. /readyz text): what kubectl shows for an unstructured error
+  const text = typeof b === 'string' ? b.trim() : JSON.stringify(b);
+  return status(res.code, '', `an error on the server ("${text}") has prevented the request from succeeding`);
+}
+
+function status(code: number, reason: string, message: string): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code } as Status;
+}

@@ -1,0 +1,115 @@
+// The options of createCluster (docs: shared DESIGN section 2, a contract) and the plan they turn
+// into: which machines exist, which of them run etcd members and API server replicas, and whether
+// a load balancer fronts the replicas.
+
+export interface WorkerSpec {
+  name?: string;
+  /** Allocatable, Kubernetes quantities. */
+  cpu?: string;
+  memory?: string;
+  pods?: number;
+  labels?: Record<string, string>;
+  taints?: { key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }[];
+  /** Images already pulled, as in node.status.images. */
+  images?: { names: string[]; sizeBytes: number }[];
+}
+
+export type Topology = 'single-node' | 'ha' | 'managed';
+
+export interface ClusterOptions {
+  /** Seed of every random choice (default 1). */
+  seed?: number;
+  /**
+   * single-node: one machine is control plane and worker (minikube); ha: 3 control-plane machines
+   * with stacked etcd and API servers behind a load balancer, plus workers; managed: the control
+   * plane is hidden (no Node objects for it, no etcdctl), only workers are visible (EKS/GKE/AKS).
+   */
+  topology?: Topology;
+  /** Worker machines (default 0 for single-node, 3 otherwise); a list makes them differ. */
+  workers?: number | WorkerSpec[];
+  etcdMembers?: 1 | 3 | 5;
+  /** Default allocatable of every machine. */
+  node?: { cpu?: string; memory?: string; pods?: number };
+  /** A KubeSchedulerConfiguration (v1 shape). Kept for the scheduler, which is not wired in yet. */
+  scheduler?: object;
+}
+
+export interface MachinePlan {
+  name: string;
+  role: 'control-plane' | 'worker';
+  /** A control-plane machine that also takes pods (single-node). */
+  schedulable: boolean;
+  /** Registered as a Node object (false for a managed control plane). */
+  visible: boolean;
+  internalIP: string;
+  spec: WorkerSpec;
+  /** Component processes on this machine (etcd member, API server replica). */
+  etcdMember?: string;
+  apiServer?: string;
+}
+
+export interface ClusterPlan {
+  seed: number;
+  topology: Topology;
+  machines: MachinePlan[];
+  etcdMembers: string[];
+  apiServers: string[];
+  /** The load balancer's endpoint, when replicas sit behind one. */
+  loadBalancer?: string;
+  /** The endpoint clients dial (the load balancer, or the single replica). */
+  serverEndpoint: string;
+  /** The URL kubectl reports in connection errors. */
+  serverURL: string;
+}
+
+export const LOAD_BALANCER = 'kube-apiserver-lb';
+const DEFAULT_NODE = { cpu: '4', memory: '8Gi', pods: 110 };
+
+export function planCluster(options: ClusterOptions = {}): ClusterPlan {
+  const topology = options.topology ?? 'single-node';
+  if (!['single-node', 'ha', 'managed'].includes(topology)) {
+    throw new Error(`createCluster: unknown topology "${String(topology)}" (single-node, ha or managed)`);
+  }
+  const members = options.etcdMembers ?? (topology === 'single-node' ? 1 : 3);
+  if (![1, 3, 5].includes(members)) throw new Error(`createCluster: etcdMembers must be 1, 3 or 5 (got ${String(members)})`);
+  if (topology === 'single-node' && members !== 1) {
+    throw new Error('createCluster: a single-node cluster has one etcd member (use topology "ha" for more)');
+  }
+  const base = { ...DEFAULT_NODE, ...options.node };
+  const cpCount = topology === 'single-node' ? 1 : topology === 'ha' ? Math.max(3, members) : members;
+  const prefix = topology === 'managed' ? 'managed-cp' : 'cp';
+  const machines: MachinePlan[] = [];
+  for (let i = 1; i <= cpCount; i++) {
+    const name = `${prefix}-${i}`;
+    machines.push({
+      name, role: 'control-plane', schedulable: topology === 'single-node', visible: topology !== 'managed',
+      internalIP: `192.168.49.${i + 1}`,
+      spec: { name, cpu: base.cpu, memory: base.memory, pods: base.pods },
+      ...(i <= members ? { etcdMember: `etcd-${name}` } : {}),
+      apiServer: `kube-apiserver-${name}`,
+    });
+  }
+  for (const [i, w] of workerSpecs(options.workers, topology).entries()) {
+    const name = w.name ?? `worker-${i + 1}`;
+    if (machines.some((m) => m.name === name)) throw new Error(`createCluster: two machines are named "${name}"`);
+    machines.push({
+      name, role: 'worker', schedulable: true, visible: true, internalIP: `192.168.49.${i + 10}`,
+      spec: { cpu: base.cpu, memory: base.memory, pods: base.pods, ...w, name },
+    });
+  }
+  const apiServers = machines.flatMap((m) => (m.apiServer ? [m.apiServer] : []));
+  const etcdMembers = machines.flatMap((m) => (m.etcdMember ? [m.etcdMember] : []));
+  const loadBalancer = apiServers.length > 1 ? LOAD_BALANCER : undefined;
+  const serverEndpoint = loadBalancer ?? apiServers[0]!;
+  const serverURL = loadBalancer ? 'https://control-plane.cluster.local:6443' : `https://${machines[0]!.internalIP}:8443`;
+  return { seed: options.seed ?? 1, topology, machines, etcdMembers, apiServers, ...(loadBalancer ? { loadBalancer } : {}), serverEndpoint, serverURL };
+}
+
+function workerSpecs(workers: ClusterOptions['workers'], topology: Topology): WorkerSpec[] {
+  if (Array.isArray(workers)) return workers;
+  const count = workers ?? (topology === 'single-node' ? 0 : 3);
+  if (!Number.isInteger(count) || count < 0 || count > 5000) {
+    throw new Error(`createCluster: workers must be an integer from 0 to 5000 (got ${String(count)})`);
+  }
+  return Array.from({ length: count }, () => ({}));
+}
