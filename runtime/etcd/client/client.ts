@@ -1,6 +1,7 @@
 // An etcd client on the simulated network. mirrors client/v3: requests go to one endpoint at a
 // time; a request that fails before it could have taken effect ("no leader", endpoint down) is
-// retried on the next endpoint; reads are also retried when an endpoint goes quiet; every call
+// retried on the next endpoint; reads are also retried when an endpoint goes quiet; a write is
+// retransmitted to the same endpoint (the simulated network drops messages, TCP would not); every call
 // ends within its deadline, failing with "context deadline exceeded" if no answer came, in which
 // case a write may or may not have happened (the caller must treat it as unknown).
 // Watches survive member failures: the client re-opens them elsewhere from the last delivered
@@ -106,11 +107,18 @@ export class SimEtcdClient implements EtcdClient {
       });
       const msg: RequestMessage = { kind: 'etcd.request', reqId, replyTo: this.opts.name, request };
       this.kernel.send(this.opts.name, member, msg);
-      // A silent endpoint: reads move on; writes wait (they may have been proposed).
-      if (!isWrite) {
-        attemptTimer?.cancel();
-        attemptTimer = this.clock.setTimer(this.opts.attemptTimeoutMs ?? 1000, () => tryNext(0));
-      }
+      attemptTimer?.cancel();
+      attemptTimer = this.clock.setTimer(this.opts.attemptTimeoutMs ?? 1000, () => {
+        if (!isWrite) return tryNext(0); // a silent endpoint: reads move on
+        // Writes stay with the member that may have proposed them and retransmit, as TCP would
+        // under gRPC; the request ID makes a repeat apply at most once (see state-machine.ts).
+        if (!finished) resend(member, msg);
+      });
+    };
+    const resend = (member: string, msg: RequestMessage): void => {
+      if (finished) return;
+      if (this.kernel.net.isUp(member)) this.kernel.send(this.opts.name, member, msg);
+      attemptTimer = this.clock.setTimer(this.opts.attemptTimeoutMs ?? 1000, () => resend(member, msg));
     };
     send();
   }

@@ -21,7 +21,7 @@ export interface EtcdClusterOptions {
   tickMs?: number;
   /** Election timeout in ticks (etcd --election-timeout 1000 ms = 10 ticks). */
   electionTicks?: number;
-  /** Applied entries between Raft snapshots (etcd --snapshot-count; default here 1000). */
+  /** Applied entries between Raft snapshots (etcd --snapshot-count; default 10 000 as in etcd 3.6). */
   snapshotEvery?: number;
   snapshotCatchUpEntries?: number;
   maxRequestBytes?: number;
@@ -79,7 +79,7 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
     version: options.version ?? DEFAULT_ETCD_VERSION,
     tickMs: options.tickMs ?? 100,
     electionTicks: options.electionTicks ?? 10,
-    snapshotEvery: options.snapshotEvery ?? 1000,
+    snapshotEvery: options.snapshotEvery ?? 10_000,
     snapshotCatchUpEntries: options.snapshotCatchUpEntries ?? 100,
     maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
     requestTimeoutMs: options.requestTimeoutMs ?? 7000,

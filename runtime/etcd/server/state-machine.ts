@@ -2,8 +2,9 @@
 // request IDs. Every member applies the same committed entries in the same order, so every
 // member computes the same result for each request; the member the client asked answers it.
 //
-// The ID window exists because our simulated network may duplicate a forwarded proposal
-// (real etcd rides on TCP, which never does); applying a duplicate would replay an old write.
+// The ID window exists because our simulated network may duplicate a forwarded proposal, and
+// clients retransmit writes whose answer was lost (real etcd rides on TCP, which hides both);
+// applying a request twice would replay an old write, so a repeat returns the first result.
 import type { Result } from '../errors.ts';
 import { fail, ok } from '../errors.ts';
 import { MvccStore, type StoreSnapshot } from '../mvcc/store.ts';
