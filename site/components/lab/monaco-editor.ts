@@ -55,6 +55,8 @@ export interface LabEditor {
   onChange(listener: (text: string) => void): void;
   /** Runs when the learner presses Ctrl/Cmd+Enter in the editor. */
   onGradeShortcut(listener: () => void): void;
+  /** Runs on Escape when no editor widget (suggestions, find, hints) is open: a way out by keyboard. */
+  onEscape(listener: () => void): void;
   /** Number of TypeScript errors in the model right now. */
   errorCount(): number;
 }
@@ -85,6 +87,8 @@ export function createLabEditor(container: HTMLElement, slug: string, text: stri
     setValue: (next) => model.setValue(next),
     onChange: (listener) => void model.onDidChangeContent(() => listener(model.getValue())),
     onGradeShortcut: (listener) => editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, listener),
+    onEscape: (listener) =>
+      void editor.addCommand(monaco.KeyCode.Escape, listener, '!suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible && !inSnippetMode && !markersNavigationVisible'),
     errorCount: () => monaco.editor.getModelMarkers({ resource: uri }).filter((marker) => marker.severity === monaco.MarkerSeverity.Error).length,
   };
 }

@@ -103,6 +103,7 @@ export class Workbench {
     this.editor = createLabEditor(container, this.data.slug, this.currentCode(), `${this.data.title}: your code (TypeScript)`);
     this.editor.onChange((code) => this.autosave(code));
     this.editor.onGradeShortcut(() => void this.act('grade'));
+    this.editor.onEscape(() => document.querySelector<HTMLButtonElement>('[data-lab-action="grade"]')?.focus());
     container.hidden = false;
     this.staticCode.hidden = true;
     (window as unknown as { __labEditor: unknown }).__labEditor = this.editor.editor;
