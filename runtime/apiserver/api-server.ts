@@ -20,6 +20,7 @@ import type { UserInfo } from './authn/user.ts';
 import type { Attributes } from './authz/attributes.ts';
 import { RbacAuthorizer, type RbacLister } from './authz/rbac/authorizer.ts';
 import { bootstrapObjects } from './bootstrap.ts';
+import { ACCESS_REVIEW_RESOURCE, selfSubjectAccessReview } from './handlers/access-review.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { handleGet, handleList, startWatch } from './handlers/read.ts';
 import type { Scope } from './handlers/scope.ts';
@@ -224,6 +225,11 @@ export class ApiServer implements ApiEndpoint {
     const checked = this.authorizeRequest(req, audit, stage);
     if ('status' in checked) return fail(checked.status);
     if (req.path !== undefined) return this.nonResource(req.path, respond);
+    if (checked.resource === ACCESS_REVIEW_RESOURCE) {
+      if (req.verb !== 'create') return respond(405, methodNotAllowed(req.verb));
+      const review = selfSubjectAccessReview(req.body, checked.user, this.authorizer);
+      return respond(review.code, review.body);
+    }
     const scope = this.scope(req, checked.resource, checked.user, stage, respond);
     switch (req.verb) {
       case 'get':
@@ -294,7 +300,9 @@ export class ApiServer implements ApiEndpoint {
       return { attributes: { user, verb: req.verb, resourceRequest: false, path: req.path }, resource: placeholder };
     }
     const group = req.group ?? '';
-    const resource = servedResource(group, req.resource ?? '');
+    const resource = group === ACCESS_REVIEW_RESOURCE.group && req.resource === ACCESS_REVIEW_RESOURCE.resource
+      ? ACCESS_REVIEW_RESOURCE
+      : servedResource(group, req.resource ?? '');
     if (!resource) return { status: newNotFound({ group: '', resource: '' }, '') };
     if (req.subresource && !['status', 'scale', 'binding', 'finalize'].includes(req.subresource)) {
       return { status: notFoundPage() };
@@ -408,7 +416,9 @@ export class ApiServer implements ApiEndpoint {
 
   private observe(req: ApiRequest, code: number, startMs: number): void {
     if (req?.path !== undefined || !VERBS.includes(req?.verb)) return;
-    const info = servedResource(req.group ?? '', req.resource ?? '');
+    const info = req.resource === ACCESS_REVIEW_RESOURCE.resource && req.group === ACCESS_REVIEW_RESOURCE.group
+      ? ACCESS_REVIEW_RESOURCE
+      : servedResource(req.group ?? '', req.resource ?? '');
     const scope = req.name ? 'resource' : req.namespace && info?.namespaced ? 'namespace' : 'cluster';
     this.metrics.observe({
       verb: req.verb, dryRun: req.query?.dryRun === 'All', group: req.group ?? '', version: info?.version ?? '',
@@ -428,6 +438,11 @@ function forbiddenText(a: Attributes, reason: string): string {
     fields.path = a.path ?? '';
   }
   return forbiddenMessage(fields);
+}
+
+/** 405 for a verb a virtual resource does not support (only create for access reviews). */
+function methodNotAllowed(verb: string): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${verb} is not supported on resources of kind "selfsubjectaccessreviews.authorization.k8s.io"`, reason: 'MethodNotAllowed', details: {}, code: 405 };
 }
 
 /** The 404 of an unknown path: "the server could not find the requested resource". */

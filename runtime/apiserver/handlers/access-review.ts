@@ -1,0 +1,42 @@
+// POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews: "may I do this?" (kubectl auth can-i).
+// mirrors pkg/registry/authorization/selfsubjectaccessreview/rest.go: the review is evaluated for
+// the requesting user (after impersonation) by the same authorizer that guards every request, and
+// nothing is stored; the answer is the review with its status filled in.
+import { newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../../api/index.ts';
+import type { UserInfo } from '../authn/user.ts';
+import type { Attributes, Authorizer } from '../authz/attributes.ts';
+
+export const ACCESS_REVIEW_RESOURCE: ResourceInfo = Object.freeze({
+  kind: 'SelfSubjectAccessReview', resource: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview',
+  group: 'authorization.k8s.io', version: 'v1', namespaced: false, shortNames: Object.freeze([]),
+  categories: Object.freeze([]), verbs: Object.freeze(['create']), subresources: Object.freeze([]),
+});
+
+interface ReviewSpec {
+  resourceAttributes?: { namespace?: string; verb?: string; group?: string; version?: string; resource?: string; subresource?: string; name?: string };
+  nonResourceAttributes?: { path?: string; verb?: string };
+}
+
+export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorizer: Authorizer): { code: number; body: KubeObject | Status } {
+  const spec = (body as { spec?: ReviewSpec } | undefined)?.spec;
+  const ra = spec?.resourceAttributes;
+  const nra = spec?.nonResourceAttributes;
+  if ((ra === undefined) === (nra === undefined)) {
+    return { code: 400, body: newBadRequest('exactly one of nonResourceAttributes or resourceAttributes must be specified') };
+  }
+  const attrs: Attributes = ra
+    ? {
+        user, verb: ra.verb ?? '', resourceRequest: true, apiGroup: ra.group ?? '', apiVersion: ra.version ?? '', resource: ra.resource ?? '',
+        ...(ra.subresource ? { subresource: ra.subresource } : {}), ...(ra.namespace ? { namespace: ra.namespace } : {}), ...(ra.name ? { name: ra.name } : {}),
+      }
+    : { user, verb: nra?.verb ?? '', resourceRequest: false, path: nra?.path ?? '' };
+  const decision = authorizer.authorize(attrs);
+  const allowed = decision.decision === 'Allow';
+  const status: Record<string, unknown> = { allowed };
+  if (decision.decision === 'Deny') status.denied = true;
+  if (decision.reason) status.reason = decision.reason;
+  return {
+    code: 201,
+    body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: {}, spec, status } as unknown as KubeObject,
+  };
+}

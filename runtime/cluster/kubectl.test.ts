@@ -1,0 +1,170 @@
+// The cluster through its front door: real manifests from the Kubernetes docs go in with
+// `kubectl apply`, come back in the API's shape, and errors read as kubectl prints them.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCluster, type Cluster } from '../index.ts';
+
+const manifest = (file: string): string => readFileSync(new URL(`./testdata/${file}`, import.meta.url), 'utf8');
+const MANIFESTS = [
+  'namespace-dev.yaml', 'nginx-deployment.yaml', 'frontend-replicaset.yaml', 'my-service.yaml',
+  'pod-resources.yaml', 'pod-with-toleration.yaml', 'pod-with-node-affinity.yaml',
+];
+const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+async function json(cluster: Cluster, args: string): Promise<Record<string, any>> {
+  const r = await cluster.kubectl(`${args} -o json`);
+  expect(r.stderr).toBe('');
+  expect(r.exitCode).toBe(0);
+  return JSON.parse(r.stdout) as Record<string, any>;
+}
+
+describe('kubectl against a single-node cluster', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = createCluster({ seed: 7, topology: 'single-node' });
+    const applied = await cluster.kubectl('apply -f -', { stdin: MANIFESTS.map(manifest).join('---\n') });
+    expect(applied).toEqual({
+      stdout: [
+        'namespace/development created', 'deployment.apps/nginx-deployment created', 'replicaset.apps/frontend created',
+        'service/my-service created', 'pod/frontend created', 'pod/nginx created', 'pod/with-node-affinity created', '',
+      ].join('\n'),
+      stderr: '',
+      exitCode: 0,
+    });
+  });
+
+  it('registers the control-plane node with its role, allocatable and a Ready condition', async () => {
+    const node = await json(cluster, 'get node cp-1');
+    expect(node.metadata.labels['node-role.kubernetes.io/control-plane']).toBe('');
+    expect(node.spec.taints).toBeUndefined(); // single-node: the control plane also runs pods (minikube)
+    expect(node.status.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
+    expect(node.status.conditions.find((c: { type: string }) => c.type === 'Ready').status).toBe('True');
+    expect((await cluster.kubectl('get nodes')).stdout).toBe(
+      'NAME   STATUS   ROLES           AGE   VERSION\ncp-1   Ready    control-plane   0s    v1.33.0\n',
+    );
+  });
+
+  it('reads the Deployment back in the API shape, with server-side defaults', async () => {
+    const d = await json(cluster, 'get deployment nginx-deployment');
+    expect(d.apiVersion).toBe('apps/v1');
+    expect(d.metadata.uid).toMatch(UID);
+    expect(d.metadata.resourceVersion).toMatch(/^\d+$/);
+    expect(d.metadata.generation).toBe(1);
+    expect(d.metadata.creationTimestamp).toMatch(RFC3339);
+    expect(d.metadata.namespace).toBe('default');
+    expect(d.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } });
+    expect(d.spec.revisionHistoryLimit).toBe(10);
+    expect(d.spec.progressDeadlineSeconds).toBe(600);
+    const c = d.spec.template.spec.containers[0];
+    expect(c).toMatchObject({ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', ports: [{ containerPort: 80, protocol: 'TCP' }] });
+    expect(d.spec.template.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler' });
+  });
+
+  it('keeps pods Pending (no scheduler yet), with QoS, admission tolerations and the affinity as written', async () => {
+    const frontend = await json(cluster, 'get pod frontend');
+    expect(frontend.status).toEqual({ phase: 'Pending', qosClass: 'Burstable' });
+    expect(frontend.spec.containers[0].resources).toEqual({ requests: { memory: '64Mi', cpu: '250m' }, limits: { memory: '128Mi', cpu: '500m' } });
+    const nginx = await json(cluster, 'get pod nginx');
+    expect(nginx.spec.tolerations).toEqual([
+      { key: 'example-key', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ]);
+    const affinity = await json(cluster, 'get pod with-node-affinity');
+    expect(affinity.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values)
+      .toEqual(['antarctica-east1', 'antarctica-west1']);
+    expect(affinity.spec.nodeName).toBeUndefined();
+    expect((await cluster.kubectl('get pods')).stdout).toBe([
+      'NAME                 READY   STATUS    RESTARTS   AGE',
+      'frontend             0/2     Pending   0          0s',
+      'nginx                0/1     Pending   0          0s',
+      'with-node-affinity   0/1     Pending   0          0s',
+      '',
+    ].join('\n'));
+  });
+
+  it('shows the namespace, the Service and the ReplicaSet in get tables', async () => {
+    // two simulated minutes later, nothing has acted on them: no controllers yet
+    await cluster.advance(120_000);
+    expect((await cluster.kubectl('get ns development')).stdout).toBe('NAME          STATUS   AGE\ndevelopment   Active   2m\n');
+    expect((await cluster.kubectl('get rs frontend')).stdout).toBe('NAME       DESIRED   CURRENT   READY   AGE\nfrontend   3         0         0       2m\n');
+    const svc = await json(cluster, 'get svc my-service');
+    expect(svc.spec).toMatchObject({ type: 'ClusterIP', sessionAffinity: 'None', ports: [{ protocol: 'TCP', port: 80, targetPort: 9376 }] });
+  });
+
+  it.each([
+    ['a missing pod', 'get pod nope', 'Error from server (NotFound): pods "nope" not found\n'],
+    ['a missing namespace', 'get deployment web -n nowhere', 'Error from server (NotFound): deployments.apps "web" not found\n'],
+  ])('prints NotFound for %s', async (_name, args, stderr) => {
+    expect(await cluster.kubectl(args)).toEqual({ stdout: '', stderr, exitCode: 1 });
+  });
+
+  it('rejects an invalid pod with the field path and reason', async () => {
+    const bad = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers:\n  - name: c\n';
+    expect(await cluster.kubectl('create -f -', { stdin: bad })).toEqual({
+      stdout: '', stderr: 'The Pod "bad" is invalid: spec.containers[0].image: Required value\n', exitCode: 1,
+    });
+  });
+
+  it('forbids a user without rights to delete in kube-system (impersonated with --as)', async () => {
+    const r = await cluster.kubectl('delete pod frontend -n kube-system --as jane');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^Error from server \(Forbidden\): pods "frontend" is forbidden: User "jane" cannot (get|delete) resource "pods" in API group "" in the namespace "kube-system"\n$/);
+    expect(await cluster.kubectl('auth can-i delete pods -n kube-system --as jane')).toEqual({ stdout: 'no\n', stderr: '', exitCode: 1 });
+    expect(await cluster.kubectl('auth can-i delete pods -n kube-system')).toEqual({ stdout: 'yes\n', stderr: '', exitCode: 0 });
+    // a group grants it: system:masters may do anything
+    expect((await cluster.kubectl('auth can-i delete pods -n kube-system --as jane --as-group system:masters')).stdout).toBe('yes\n');
+  });
+
+  it('serves /metrics with the request latency histogram of what we just did', async () => {
+    const r = await cluster.kubectl('get --raw /metrics');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('# TYPE apiserver_request_duration_seconds histogram');
+    expect(r.stdout).toMatch(/apiserver_request_duration_seconds_count\{[^}]*resource="pods",scope="namespace",subresource="",verb="POST",version="v1"\} 4/); // 3 created + 1 invalid
+  });
+});
+
+describe('topologies', () => {
+  it('ha: three tainted control-plane nodes and three workers behind a load balancer', async () => {
+    const cluster = createCluster({ topology: 'ha', seed: 3 });
+    expect((await cluster.kubectl('get nodes')).stdout).toBe([
+      'NAME       STATUS   ROLES           AGE   VERSION',
+      'cp-1       Ready    control-plane   0s    v1.33.0',
+      'cp-2       Ready    control-plane   0s    v1.33.0',
+      'cp-3       Ready    control-plane   0s    v1.33.0',
+      'worker-1   Ready    <none>          0s    v1.33.0',
+      'worker-2   Ready    <none>          0s    v1.33.0',
+      'worker-3   Ready    <none>          0s    v1.33.0',
+      '',
+    ].join('\n'));
+    const cp = await json(cluster, 'get node cp-2');
+    expect(cp.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+    expect(cluster.internals.controlPlane.loadBalancer?.healthyBackends()).toEqual(['kube-apiserver-cp-1', 'kube-apiserver-cp-2', 'kube-apiserver-cp-3']);
+    expect((await cluster.etcdctl('member list')).stdout.split('\n').filter((l) => l.includes('started'))).toHaveLength(3);
+  });
+
+  it('managed: only workers are visible, each as its WorkerSpec says; etcd is out of reach', async () => {
+    const cluster = createCluster({
+      topology: 'managed',
+      workers: [
+        { name: 'gpu-1', cpu: '8', memory: '32Gi', labels: { accelerator: 'nvidia' }, taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] },
+        { cpu: '2', memory: '4Gi', pods: 30, images: [{ names: ['nginx:1.14.2'], sizeBytes: 44_000_000 }] },
+      ],
+    });
+    expect((await cluster.kubectl('get nodes -o name')).stdout).toBe('node/gpu-1\nnode/worker-2\n');
+    const gpu = await json(cluster, 'get node gpu-1');
+    expect(gpu.metadata.labels.accelerator).toBe('nvidia');
+    expect(gpu.spec.taints).toEqual([{ key: 'gpu', value: 'true', effect: 'NoSchedule' }]);
+    expect(gpu.status.allocatable).toMatchObject({ cpu: '8', memory: '32Gi' });
+    const small = await json(cluster, 'get node worker-2');
+    expect(small.status.allocatable.pods).toBe('30');
+    expect(small.status.images).toEqual([{ names: ['nginx:1.14.2'], sizeBytes: 44_000_000 }]);
+    expect((await cluster.etcdctl('member list')).exitCode).toBe(1);
+  });
+
+  it('refuses options it cannot build, naming the problem', () => {
+    expect(() => createCluster({ topology: 'single-node', etcdMembers: 3 })).toThrow(/single-node cluster has one etcd member/);
+    expect(() => createCluster({ workers: [{ name: 'cp-1' }] })).toThrow(/two machines are named "cp-1"/);
+  });
+});
