@@ -14,11 +14,14 @@
  */
 export {
   None,
+  decodeConfChange,
   describeMessage,
+  encodeConfChange,
   emptyHardState,
   isEmptyHardState,
   isEmptySnap,
   newMessage,
+  type ConfChange,
   type ConfState,
   type Entry,
   type EntryType,

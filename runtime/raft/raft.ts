@@ -13,10 +13,12 @@ import type { Storage } from './storage.ts';
 import { ProgressTracker, type VoteResult } from './tracker.ts';
 import {
   None,
+  decodeConfChange,
   isEmptyHardState,
   isEmptySnap,
   newMessage,
   voteRespMsgType,
+  type ConfChange,
   type ConfState,
   type Entry,
   type HardState,
@@ -75,6 +77,11 @@ export class Raft {
   msgs: Message[] = [];
   readStates: ReadState[] = [];
   readOnly = new ReadOnly();
+  /**
+   * Leader: index of the latest conf change proposed. Only one may be in flight: a new one is
+   * refused until the log is applied past this index (Raft thesis 4.1, single-server changes).
+   */
+  pendingConfIndex = 0;
   /** MsgReadIndex requests that arrived before the leader committed an entry of its term. */
   pendingReadIndexMessages: Message[] = [];
 
@@ -90,7 +97,7 @@ export class Raft {
   randomizedElectionTimeout = 0;
 
   private readonly rng: RaftRng;
-  private readonly onEvent: (kind: string, detail: string) => void;
+  readonly onEvent: (kind: string, detail: string) => void;
   private tickFn: () => void = () => this.tickElection();
   private stepFn: StepFn = stepFollower;
 
@@ -163,6 +170,7 @@ export class Raft {
       pr.recentActive = false;
       if (id === this.id) pr.match = last;
     }
+    this.pendingConfIndex = 0;
     this.readOnly = new ReadOnly();
     this.pendingReadIndexMessages = [];
   }
@@ -210,6 +218,8 @@ export class Raft {
     // The leader knows its own log is current: replicate to itself without probing.
     this.prs.progress.get(this.id)?.becomeReplicate();
     this.prs.progress.get(this.id)!.recentActive = true;
+    // We don't know whether the log holds an unapplied conf change: assume it does.
+    this.pendingConfIndex = this.raftLog.lastIndex();
     // Raft paper 5.4.2 / 8: append an empty entry of the new term; committing it commits
     // everything before it, and unlocks ReadIndex.
     this.appendEntry([{ term: 0, index: 0, type: 'EntryNormal', data: '' }]);
@@ -344,7 +354,53 @@ export class Raft {
   hup(t: CampaignType): void {
     if (this.state === 'StateLeader') return;
     if (!this.promotable()) return;
+    if (this.hasUnappliedConfChange()) {
+      // The configuration we would campaign under is about to change (mirrors raft.go hup).
+      this.onEvent('raft.campaign-deferred', 'pending configuration changes to apply');
+      return;
+    }
     this.campaign(t);
+  }
+
+  private hasUnappliedConfChange(): boolean {
+    const log = this.raftLog;
+    if (log.applied >= log.committed) return false;
+    const ents = log.slice(
+      Math.max(log.applied + 1, log.firstIndex()),
+      log.committed + 1,
+      Number.MAX_SAFE_INTEGER,
+    );
+    return typeof ents !== 'string' && ents.some((e) => e.type === 'EntryConfChange');
+  }
+
+  /**
+   * Applies a committed conf change to the membership (the application calls this, through
+   * RawNode.applyConfChange, when it applies the EntryConfChange entry). Mirrors raft.go
+   * applyConfChange/switchToConfig for single-member changes.
+   */
+  applyConfChange(cc: ConfChange): ConfState {
+    const voters = this.prs.voters.filter((id) => id !== cc.nodeId);
+    if (cc.type === 'ConfChangeAddNode') voters.push(cc.nodeId);
+    if (voters.length === 0)
+      throw new Error('invariant violated: a conf change removed all voters');
+    this.prs.setVoters(voters, this.raftLog.lastIndex());
+    const added = this.prs.progress.get(cc.nodeId);
+    // A new member is considered active so the leader may send it a snapshot right away.
+    if (cc.type === 'ConfChangeAddNode' && added) added.recentActive = true;
+    this.onEvent(
+      'raft.conf-change',
+      `${cc.type} ${cc.nodeId}: voters ${this.prs.voters.join(',')}`,
+    );
+    if (this.state !== 'StateLeader') return this.confState();
+    if (!this.promotable()) {
+      // A leader that removed itself steps down; the rest elect a new leader.
+      this.becomeFollower(this.term, None);
+      return this.confState();
+    }
+    // The quorum changed: commit may move (e.g. after a removal), and new members need entries.
+    if (this.maybeCommit()) this.bcastAppend();
+    else for (const id of this.prs.voters) if (id !== this.id) this.maybeSendAppend(id, false);
+    return this.confState();
   }
 
   campaign(t: CampaignType): void {
@@ -592,6 +648,29 @@ function stepLeader(r: Raft, m: Message): RaftError | null {
       if (m.entries.length === 0)
         throw new Error(`invariant violated: ${r.id} stepped an empty MsgProp`);
       if (!r.prs.progress.has(r.id)) return 'ErrProposalDropped'; // removed from the configuration
+      for (let i = 0; i < m.entries.length; i++) {
+        const e = m.entries[i]!;
+        if (e.type !== 'EntryConfChange') continue;
+        const cc = decodeConfChange(e.data); // throws on a malformed change before it reaches the log
+        // Every earlier change is applied when pendingConfIndex <= applied, so our voters are
+        // the configuration this change will apply to.
+        const refusal =
+          r.pendingConfIndex > r.raftLog.applied
+            ? `a change at index ${r.pendingConfIndex} is not applied yet`
+            : cc.type === 'ConfChangeRemoveNode' &&
+                r.prs.voters.length === 1 &&
+                r.prs.voters[0] === cc.nodeId
+              ? 'removing the last voter'
+              : null;
+        if (refusal !== null) {
+          // Refused: mirrors stepLeader, which swaps it for an empty normal entry so the
+          // proposal's position in the log still resolves.
+          m.entries[i] = { term: 0, index: 0, type: 'EntryNormal', data: '' };
+          r.onEvent('raft.conf-change-refused', refusal);
+        } else {
+          r.pendingConfIndex = r.raftLog.lastIndex() + i + 1;
+        }
+      }
       r.appendEntry(m.entries);
       r.bcastAppend();
       return null;

@@ -16,10 +16,13 @@
 import { Raft, type Config } from './raft.ts';
 import {
   None,
+  encodeConfChange,
   hardStateEqual,
   isLocalMsg,
   isResponseMsg,
   newMessage,
+  type ConfChange,
+  type ConfState,
   type HardState,
   type Message,
   type NodeId,
@@ -65,6 +68,25 @@ export class RawNode {
         entries: [{ term: 0, index: 0, type: 'EntryNormal', data }],
       }),
     );
+  }
+
+  /**
+   * Proposes a single-member membership change. Once the EntryConfChange entry is committed, the
+   * application must call applyConfChange(decodeConfChange(entry.data)) when it applies it.
+   */
+  proposeConfChange(cc: ConfChange): RaftError | null {
+    return this.raft.step(
+      newMessage({
+        type: 'MsgProp',
+        from: this.raft.id,
+        entries: [{ term: 0, index: 0, type: 'EntryConfChange', data: encodeConfChange(cc) }],
+      }),
+    );
+  }
+
+  /** Applies a committed conf change; returns the new membership (store it in snapshots). */
+  applyConfChange(cc: ConfChange): ConfState {
+    return this.raft.applyConfChange(cc);
   }
 
   /** Steps a message received from a peer. Local message types are refused. */

@@ -23,16 +23,19 @@ describe('seeded fault schedules', () => {
   it('the schedules do real work: leaders change, entries commit, messages flow', () => {
     let committed = 0;
     let leaderChanges = 0;
+    let confChanges = 0;
     const sizes = new Set<number>();
     for (let seed = 1; seed <= 20; seed++) {
       const r = runRaftSchedule(seed);
       committed += r.committed;
       leaderChanges += r.leaderChanges;
+      confChanges += r.confChanges;
       sizes.add(r.members);
       if (r.members > 1) expect(r.messages).toBeGreaterThan(100);
     }
     expect(committed).toBeGreaterThan(20 * 20);
     expect(leaderChanges).toBeGreaterThan(20 * 2);
+    expect(confChanges).toBeGreaterThan(3);
     expect([...sizes].sort()).toEqual([1, 3, 5]);
   });
 

@@ -20,6 +20,8 @@ export interface RaftScheduleOptions {
   /** Then fresh proposals must apply on every member within this. Default 10_000 ms. */
   commitWithinMs?: number;
   trace?: TraceOptions;
+  /** Mix single-member adds and removes into the faults (default: drawn from the seed, 30%). */
+  membershipChanges?: boolean;
 }
 
 export interface RaftScheduleResult {
@@ -32,6 +34,8 @@ export interface RaftScheduleResult {
   /** Entries applied at the highest index anywhere. */
   committed: number;
   leaderChanges: number;
+  /** Membership changes committed. */
+  confChanges: number;
   messages: number;
   simulatedMs: number;
 }
@@ -63,12 +67,14 @@ export function runRaftSchedule(seed: number, opts: RaftScheduleOptions = {}): R
   kernel.net.register('client', () => {});
   // Client traffic: a proposal at a random member every 20..200 ms.
   const proposer = kernel.every(20 + plan.nextInt(180), () => {
-    cluster.propose(ids[plan.nextInt(size)]!, `s${seed}-${n++}`);
+    cluster.propose(cluster.ids[plan.nextInt(cluster.ids.length)]!, `s${seed}-${n++}`);
   });
-  // Faults: one every 200..1500 ms.
+  // Faults: one every 200..1500 ms. In some schedules, membership changes join in.
+  const membership = opts.membershipChanges ?? plan.chance(0.3);
   const faults = (): void => {
     if (kernel.now() >= faultPhaseMs) return;
-    injectFault(plan, cluster, ids);
+    if (membership && plan.chance(0.4)) changeMembership(plan, cluster);
+    else injectFault(plan, cluster, cluster.ids);
     kernel.setTimer(200 + plan.nextInt(1300), faults);
   };
   kernel.setTimer(plan.nextInt(1000), faults);
@@ -89,6 +95,7 @@ export function runRaftSchedule(seed: number, opts: RaftScheduleOptions = {}): R
     members: size,
     committed: checker.appliedAt.size,
     leaderChanges: checker.leaderChanges,
+    confChanges: [...checker.appliedAt.values()].filter((e) => e.type === 'EntryConfChange').length,
     messages: kernel.net.stats.sent,
     simulatedMs: kernel.now(),
   });
@@ -97,7 +104,7 @@ export function runRaftSchedule(seed: number, opts: RaftScheduleOptions = {}): R
   // Faults stop: heal the network, clean the links, restart every crashed member.
   kernel.net.heal();
   kernel.net.configure({ lossRate: 0, duplicateRate: 0, reorderRate: 0 });
-  for (const id of ids) if (!cluster.isUp(id)) cluster.restart(id);
+  for (const id of cluster.ids) if (!cluster.isUp(id)) cluster.restart(id);
   const stopMs = kernel.now();
   const leaderWithinMs = opts.leaderWithinMs ?? 10_000;
   const hasLeader = (): boolean => cluster.leader() !== undefined;
@@ -108,7 +115,11 @@ export function runRaftSchedule(seed: number, opts: RaftScheduleOptions = {}): R
   // Read the state machines themselves: entries that arrived inside a snapshot count too.
   const applied = (id: string): readonly string[] =>
     (cluster.stateMachine(id) as LogStateMachine | undefined)?.applied ?? [];
-  const allApplied = (): boolean => ids.every((id) => fresh.every((d) => applied(id).includes(d)));
+  // Every current voter (as the leader sees the membership) must apply the fresh commands.
+  const voters = (): readonly string[] =>
+    cluster.node(cluster.leader() ?? '')?.raft.prs.voters ?? cluster.ids;
+  const allApplied = (): boolean =>
+    voters().every((id) => fresh.every((d) => applied(id).includes(d)));
   const commitBy = kernel.now() + (opts.commitWithinMs ?? 10_000);
   while (!allApplied() && kernel.now() < commitBy) {
     // Like a client with a timeout: (re)propose what is not yet applied at the current leader.
@@ -118,7 +129,7 @@ export function runRaftSchedule(seed: number, opts: RaftScheduleOptions = {}): R
   }
   checker.checkLogMatching(cluster);
   if (checker.violation) return fail(checker.violation);
-  const divergent = ids.find(
+  const divergent = cluster.ids.find(
     (id) => !sameAsCommitted(applied(id), checker, cluster.node(id)!.raft.raftLog.applied),
   );
   if (divergent)
@@ -149,6 +160,19 @@ function sameAsCommitted(
 
 function pick<T>(rng: Rng, options: readonly T[]): T {
   return options[rng.nextInt(options.length)]!;
+}
+
+/** Adds a new member, or removes a current voter (never the last one). */
+function changeMembership(rng: Rng, cluster: SimCluster): void {
+  const up = cluster.ids.filter((id) => cluster.isUp(id));
+  if (up.length === 0) return;
+  const via = up[rng.nextInt(up.length)]!;
+  const voters = cluster.node(via)!.raft.prs.voters;
+  if (rng.chance(0.5) || voters.length <= 1) {
+    cluster.addMember(via, `n${cluster.ids.length + 1}`);
+  } else {
+    cluster.removeMember(via, voters[rng.nextInt(voters.length)]!);
+  }
 }
 
 function injectFault(rng: Rng, cluster: SimCluster, ids: string[]): void {

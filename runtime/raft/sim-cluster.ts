@@ -11,7 +11,9 @@ import type { Kernel, ProcessContext } from '../kernel/index.ts';
 import { RawNode } from './rawnode.ts';
 import { MemoryStorage } from './storage.ts';
 import {
+  decodeConfChange,
   describeMessage,
+  type ConfChange,
   type Entry,
   type Message,
   type NodeId,
@@ -90,8 +92,11 @@ interface Member {
 
 export class SimCluster {
   readonly kernel: Kernel;
+  /** Every member ever started (including removed ones), in order. */
   readonly ids: NodeId[];
   readonly tickMs: number;
+  /** The initial membership (a joining member starts from it and replays the log's changes). */
+  private readonly bootstrapIds: NodeId[];
   private readonly opts: SimClusterOptions;
   private readonly members = new Map<NodeId, Member>();
 
@@ -99,6 +104,7 @@ export class SimCluster {
     this.opts = opts;
     this.kernel = opts.kernel;
     this.ids = [...(opts.ids ?? ['n1', 'n2', 'n3'])];
+    this.bootstrapIds = [...this.ids];
     this.tickMs = opts.tickMs ?? 100;
     if (this.kernel.trace.detail)
       this.kernel.net.setFormatter((m) => describeMessage(m as Message));
@@ -170,6 +176,31 @@ export class SimCluster {
     return err;
   }
 
+  /**
+   * Starts a new, empty member `id` and proposes adding it (at member `via`). The new member knows
+   * the initial membership (like etcd's --initial-cluster) and learns later changes from the log.
+   */
+  addMember(via: NodeId, id: NodeId): RaftError | 'ErrNodeDown' | null {
+    if (!this.ids.includes(id)) {
+      this.ids.push(id);
+      this.kernel.spawn(id, (ctx) => this.boot(id, ctx));
+    }
+    return this.proposeConfChange(via, { type: 'ConfChangeAddNode', nodeId: id });
+  }
+
+  /** Proposes removing member `id` (at member `via`). A removed member stays up, but idle. */
+  removeMember(via: NodeId, id: NodeId): RaftError | 'ErrNodeDown' | null {
+    return this.proposeConfChange(via, { type: 'ConfChangeRemoveNode', nodeId: id });
+  }
+
+  proposeConfChange(via: NodeId, cc: ConfChange): RaftError | 'ErrNodeDown' | null {
+    const m = this.live(via);
+    if (!m) return 'ErrNodeDown';
+    const err = m.node.proposeConfChange(cc);
+    this.drain(via, m);
+    return err;
+  }
+
   crash(id: NodeId): void {
     this.kernel.crash(id);
     this.members.delete(id);
@@ -188,7 +219,7 @@ export class SimCluster {
   private boot(id: NodeId, ctx: ProcessContext): void {
     let storage = ctx.disk.get<MemoryStorage>('raft');
     if (!storage) {
-      storage = new MemoryStorage(this.ids);
+      storage = new MemoryStorage(this.bootstrapIds);
       ctx.disk.set('raft', storage);
     }
     const o = this.opts;
@@ -246,6 +277,7 @@ export class SimCluster {
       // 3. Apply.
       if (rd.snapshot) sm.restore(rd.snapshot.data);
       for (const e of rd.committedEntries) {
+        if (e.type === 'EntryConfChange') node.applyConfChange(decodeConfChange(e.data));
         sm.apply(e);
         hooks?.onApply?.(id, e);
       }

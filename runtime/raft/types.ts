@@ -82,6 +82,29 @@ export interface Message {
   context: string;
 }
 
+/** A single-member membership change (mirrors raftpb.ConfChange V1: no joint consensus). */
+export interface ConfChange {
+  type: 'ConfChangeAddNode' | 'ConfChangeRemoveNode';
+  nodeId: NodeId;
+}
+
+/** The data of an EntryConfChange entry. */
+export function encodeConfChange(cc: ConfChange): string {
+  return JSON.stringify({ type: cc.type, nodeId: cc.nodeId });
+}
+
+export function decodeConfChange(data: string): ConfChange {
+  const cc = JSON.parse(data) as Partial<ConfChange>;
+  if (
+    (cc.type !== 'ConfChangeAddNode' && cc.type !== 'ConfChangeRemoveNode') ||
+    typeof cc.nodeId !== 'string' ||
+    cc.nodeId === None
+  ) {
+    throw new Error(`invariant violated: malformed conf change entry ${data}`);
+  }
+  return { type: cc.type, nodeId: cc.nodeId };
+}
+
 export type StateType = 'StateFollower' | 'StateCandidate' | 'StateLeader' | 'StatePreCandidate';
 
 /** Volatile state that changes rarely; not persisted. */
