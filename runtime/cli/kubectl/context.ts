@@ -14,12 +14,20 @@ import type {
 export interface KubectlIo {
   /** Simulated milliseconds since boot: the "now" of every AGE column. */
   nowMs: number;
+  /** The simulated clock, when output is printed over time (watch); overrides nowMs. */
+  now?: () => number;
   /** Standard input, for `-f -`. */
   stdin?: string;
   /** Files `-f <path>` may read (the terminal's in-memory files). */
   files?: Readonly<Record<string, string>>;
   /** The kubeconfig context's namespace (default "default"). */
   defaultNamespace?: string;
+  /**
+   * How long `get -w` and `rollout status` keep watching (simulated ms), and the kernel timer
+   * that ends the window. Without both, they print the current state once and return.
+   */
+  watchForMs?: number;
+  after?: (delayMs: number, callback: () => void) => void;
 }
 
 export interface KubectlResult {
@@ -49,7 +57,7 @@ export class Ctx {
   }
 
   get nowMs(): number {
-    return this.io.nowMs;
+    return this.io.now ? this.io.now() : this.io.nowMs;
   }
 
   out(text: string): void {

@@ -4,7 +4,13 @@
 // It answers synchronously; kubectl never depends on that.
 import type { KubeObject, Status, StatusReason } from '../../api/index.ts';
 import { parseFieldSelector, parseSelector, rfc3339 } from '../../api/index.ts';
-import type { KubeRequest, KubeResponse, KubeTransport, RawRequest } from './transport.ts';
+import type {
+  KubeRequest,
+  KubeResponse,
+  KubeTransport,
+  RawRequest,
+  WatchEvent,
+} from './transport.ts';
 
 export function statusError(
   reason: StatusReason,
@@ -54,6 +60,7 @@ export class FakeTransport implements KubeTransport {
   /** Users allowed nothing (auth can-i and every request answer Forbidden for them). */
   readonly deniedUsers = new Set<string>();
   private revision = 1;
+  private readonly watchers = new Set<{ prefix: string; onEvent: (e: WatchEvent) => void }>();
   private uidCounter = 0;
 
   constructor(private readonly nowMs: () => number = () => 0) {}
@@ -88,7 +95,63 @@ export class FakeTransport implements KubeTransport {
 
   request(req: KubeRequest, done: (res: KubeResponse) => void): void {
     this.requests.push(req);
-    done(this.answer(req));
+    const before =
+      req.verb === 'delete' || req.subresource === 'eviction'
+        ? this.objects.get(
+            this.key(req.resource.group, req.resource.resource, req.namespace, req.name ?? ''),
+          )
+        : undefined;
+    const res = this.answer(req);
+    if (
+      res.ok &&
+      (req.verb === 'create' || req.verb === 'update') &&
+      !req.subresource &&
+      (res.body as KubeObject).metadata
+    )
+      this.emit(req, req.verb === 'create' ? 'ADDED' : 'MODIFIED', res.body as KubeObject);
+    if (res.ok && before) this.emit(req, 'DELETED', before);
+    done(res);
+  }
+
+  /** Streams ADDED/MODIFIED/DELETED for the resource (and namespace) until stop(). */
+  watch(req: KubeRequest, onEvent: (event: WatchEvent) => void): { stop(): void } {
+    const watcher = {
+      prefix: `${req.resource.group}/${req.resource.resource}/${req.namespace === undefined ? '' : `${req.namespace}/`}`,
+      onEvent,
+    };
+    this.watchers.add(watcher);
+    return { stop: () => this.watchers.delete(watcher) };
+  }
+
+  /** Updates an object as a controller would (status changes), notifying watchers. */
+  modify(group: string, resource: string, obj: KubeObject): void {
+    const stored = {
+      ...obj,
+      metadata: { ...obj.metadata, resourceVersion: String(++this.revision) },
+    };
+    this.objects.set(
+      this.key(group, resource, obj.metadata.namespace, obj.metadata.name ?? ''),
+      stored,
+    );
+    this.emit(
+      {
+        verb: 'update',
+        resource: { group, version: 'v1', resource },
+        namespace: obj.metadata.namespace,
+      },
+      'MODIFIED',
+      stored,
+    );
+  }
+
+  private emit(req: KubeRequest, type: WatchEvent['type'], object: KubeObject): void {
+    const key = this.key(
+      req.resource.group,
+      req.resource.resource,
+      object.metadata.namespace,
+      object.metadata.name ?? '',
+    );
+    for (const w of [...this.watchers]) if (key.startsWith(w.prefix)) w.onEvent({ type, object });
   }
 
   raw(

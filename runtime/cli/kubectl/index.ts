@@ -12,6 +12,7 @@ export type {
   RawRequest,
   RequestQuery,
   Verb,
+  WatchEvent,
 } from './transport.ts';
 export { parseArgs } from './args.ts';
 export type { ParsedArgs, ParseResult } from './args.ts';

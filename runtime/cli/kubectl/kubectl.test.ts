@@ -570,3 +570,92 @@ describe('argument errors reach the terminal unchanged', () => {
     expect([r.stderr, r.exitCode]).toEqual([stderr, 1]);
   });
 });
+
+describe('watching (get -w, rollout status) over the transport stream', () => {
+  function start(
+    t: FakeTransport,
+    line: string,
+  ): { result: () => KubectlResult | undefined; close: () => void } {
+    let result: KubectlResult | undefined;
+    let close: (() => void) | undefined;
+    runKubectl(
+      line,
+      t,
+      { nowMs: NOW, watchForMs: 60_000, after: (_ms, cb) => (close = cb) },
+      (r) => (result = r),
+    );
+    return { result: () => result, close: () => close!() };
+  }
+
+  it('get -w prints one aligned row per change until the window closes', () => {
+    const t = cluster();
+    const run = start(t, 'get pods -w');
+    expect(run.result()).toBeUndefined();
+    const p = t.objects.get('/pods/default/web-2') as Pod;
+    t.modify('', 'pods', {
+      ...p,
+      status: {
+        phase: 'Running',
+        containerStatuses: [
+          {
+            name: 'nginx',
+            ready: true,
+            restartCount: 0,
+            image: '',
+            imageID: '',
+            state: { running: {} },
+          },
+        ],
+      },
+    } as Pod);
+    kubectl(t, 'delete pod web-1');
+    run.close();
+    expect(run.result()!.stdout).toBe(
+      'NAME    READY   STATUS    RESTARTS   AGE\n' +
+        'web-1   1/1     Running   0          5m20s\n' +
+        'web-2   0/1     Pending   0          30s\n' +
+        'web-2   1/1     Running   0          30s\n' +
+        'web-1   1/1     Running   0          5m20s\n',
+    );
+  });
+
+  it('--watch-only --output-watch-events prints the header with the first event', () => {
+    const t = cluster();
+    const run = start(t, 'get pods --watch-only --output-watch-events');
+    kubectl(t, 'delete pod web-2');
+    run.close();
+    expect(run.result()!.stdout).toBe(
+      'EVENT     NAME    READY   STATUS    RESTARTS   AGE\nDELETED   web-2   0/1     Pending   0          30s\n',
+    );
+  });
+
+  it('rollout status follows the deployment until it is rolled out', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    const d = t.objects.get('apps/deployments/default/web') as Deployment;
+    t.modify('apps', 'deployments', {
+      ...d,
+      status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 0 },
+    });
+    const run = start(t, 'rollout status deploy/web');
+    const step = (s: Deployment['status']): void =>
+      t.modify('apps', 'deployments', {
+        ...(t.objects.get('apps/deployments/default/web') as Deployment),
+        status: s,
+      });
+    step({ observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 1 });
+    step({ observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 1 });
+    step({ observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 });
+    expect(run.result()!.stdout).toBe(
+      'Waiting for deployment "web" rollout to finish: 1 out of 2 new replicas have been updated...\n' +
+        'Waiting for deployment "web" rollout to finish: 1 of 2 updated replicas are available...\n' +
+        'deployment "web" successfully rolled out\n',
+    );
+  });
+
+  it('-w on several types is refused', () => {
+    expect(kubectl(cluster(), 'get pods,svc -w').stderr).toBe(
+      'error: you may only specify a single resource type\n',
+    );
+  });
+});

@@ -63,10 +63,21 @@ export interface ObjectList {
 /** The object, list, text (logs, raw) or Status error a request produced. */
 export type KubeResponse = { ok: true; body: unknown } | { ok: false; status: Status };
 
+/** One change on a watch stream (metav1.WatchEvent). */
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: KubeObject;
+}
+
 export interface KubeTransport {
   request(req: KubeRequest, done: (res: KubeResponse) => void): void;
   raw(
     req: RawRequest,
     done: (res: { ok: true; body: string } | { ok: false; status: Status }) => void,
   ): void;
+  /**
+   * Streams changes after req.query.resourceVersion until stop() (`get -w`, `rollout status`).
+   * Optional: without it kubectl prints the current state once.
+   */
+  watch?(req: KubeRequest, onEvent: (event: WatchEvent) => void): { stop(): void };
 }

@@ -14,6 +14,7 @@ import {
 import { printTables } from '../printers/table.ts';
 import { typePrefix } from '../resources.ts';
 import { fetchTargets, type TargetGroup } from './targets.ts';
+import { canWatch, watchGroup } from './watch.ts';
 
 const MISSING_TYPE =
   'You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\n' +
@@ -33,15 +34,20 @@ export function runGet(ctx: Ctx, done: () => void): void {
     done();
     return;
   }
+  const watching = flagBool(ctx.args, 'watch') || flagBool(ctx.args, 'watch-only');
   fetchTargets(ctx, { missingTypeError: MISSING_TYPE }, (groups) => {
-    if (groups) {
-      try {
-        printGroups(ctx, groups, format.format);
-      } catch (e) {
-        ctx.error(`error: ${(e as Error).message}`);
-      }
+    if (!groups) return done();
+    if (watching && groups.length > 1) {
+      ctx.error('you may only specify a single resource type');
+      return done();
     }
-    done();
+    try {
+      if (!flagBool(ctx.args, 'watch-only')) printGroups(ctx, groups, format.format);
+    } catch (e) {
+      ctx.error(`error: ${(e as Error).message}`);
+    }
+    if (watching && groups[0] && canWatch(ctx) && !ctx.failed) watchGroup(ctx, groups[0], done);
+    else done();
   });
 }
 

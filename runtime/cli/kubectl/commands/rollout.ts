@@ -4,7 +4,8 @@
 // copies the revision's pod template back) and objectrestarter.go (restartedAt annotation).
 import type { Deployment, KubeObject, ReplicaSet } from '../../../api/index.ts';
 import { lookupResource, rfc3339 } from '../../../api/index.ts';
-import { flagInt } from '../args.ts';
+import { flagBool, flagInt } from '../args.ts';
+import { canWatch } from './watch.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import { operationLine } from '../errors.ts';
@@ -77,7 +78,10 @@ function oneDeployment(ctx: Ctx, then: (d: Deployment) => void, done: () => void
   );
 }
 
-/** Without a streaming watch, status reports the current state once (watching is not simulated here). */
+/**
+ * Prints the status, then (with a watch stream and a window) each new status until the rollout
+ * finishes, like rollout status's watch loop; without them, the current status once.
+ */
 export function runRolloutStatus(ctx: Ctx, done: () => void): void {
   oneDeployment(
     ctx,
@@ -85,10 +89,47 @@ export function runRolloutStatus(ctx: Ctx, done: () => void): void {
       const status = deploymentRolloutStatus(d);
       if (status.error) ctx.error(status.error);
       else ctx.out(status.text);
-      done();
+      const watch = flagBool(ctx.args, 'watch') || !ctx.args.flags.has('watch');
+      if (status.done || status.error || !watch || !canWatch(ctx)) return done();
+      followRollout(ctx, d, status.text, done);
     },
     done,
   );
+}
+
+function followRollout(ctx: Ctx, d: Deployment, lastText: string, done: () => void): void {
+  let finished = false;
+  let last = lastText;
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
+    stream.stop();
+    done();
+  };
+  const info = lookupResource('deployments')!;
+  const stream = ctx.transport.watch!(
+    {
+      verb: 'watch',
+      resource: gvr(info),
+      namespace: d.metadata.namespace ?? ctx.namespace,
+      query: {
+        fieldSelector: `metadata.name=${d.metadata.name ?? ''}`,
+        resourceVersion: d.metadata.resourceVersion,
+      },
+    },
+    (event) => {
+      if (finished || event.type !== 'MODIFIED') return;
+      const status = deploymentRolloutStatus(event.object as Deployment);
+      if (status.error) {
+        ctx.error(status.error);
+        return finish();
+      }
+      if (status.text !== last) ctx.out(status.text);
+      last = status.text;
+      if (status.done) finish();
+    },
+  );
+  ctx.io.after!(ctx.io.watchForMs!, finish);
 }
 
 /** ReplicaSets controlled by the deployment, by revision number. */

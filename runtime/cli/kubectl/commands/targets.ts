@@ -16,6 +16,8 @@ export interface TargetGroup {
   objects: KubeObject[];
   /** Whether names were given (a NotFound then is an error, and one name prints as itself). */
   named: boolean;
+  /** The list's resourceVersion, where a watch starts. */
+  resourceVersion?: string;
 }
 
 export interface TargetOptions {
