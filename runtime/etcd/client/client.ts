@@ -207,6 +207,10 @@ class ClientWatch implements WatchHandle {
     if (this.member) this.client.sendRaw(this.member, { op: 'watchCancel', watchKey: this.streamKey });
   }
 
+  requestProgress(): void {
+    if (!this.closed && this.member) this.client.sendRaw(this.member, { op: 'watchProgress', watchKey: this.streamKey });
+  }
+
   private everyPing(): { cancel(): void } {
     let handle = { cancel: () => {} };
     let stopped = false;
@@ -293,6 +297,8 @@ class ClientWatch implements WatchHandle {
     }
     const last = resp.events[resp.events.length - 1];
     if (last) this.lastRevision = Math.max(this.lastRevision, last.kv.modRevision);
+    // A progress notification promises nothing older is still coming: resume after it.
+    if (resp.progressNotify) this.lastRevision = Math.max(this.lastRevision, resp.header.revision);
     this.listener({ ...resp, watchId: this.id });
   }
 }

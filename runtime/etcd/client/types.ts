@@ -74,6 +74,11 @@ export interface SnapshotResult {
 
 export interface WatchHandle {
   cancel(): void;
+  /**
+   * Asks the serving member for a progress notification (clientv3 RequestProgress): a response
+   * with no events whose header revision says "you have seen everything up to here".
+   */
+  requestProgress?(): void;
 }
 
 export type WatchListener = (response: WithHeader<WatchResponse>) => void;

@@ -81,6 +81,12 @@ export class WatchHub {
     return true;
   }
 
+  /** A progress notification to one watcher: "you have seen everything up to this revision". */
+  progress(id: number): void {
+    const w = this.watchers.get(id);
+    if (w) w.sink({ watchId: id, revision: this.store.revision, events: [], progressNotify: true });
+  }
+
   /** A progress notification to every watcher: "you have seen everything up to this revision". */
   progressAll(): void {
     for (const w of this.watchers.values()) {

@@ -166,3 +166,62 @@ describe('etcd cluster on Raft', () => {
     expect(run()).toBe(run());
   });
 });
+
+describe('etcd cluster: reads, leases and status under faults', () => {
+  it('serves a stale serializable read from a cut-off follower, but never a stale linearizable one', () => {
+    const { kernel, cluster, sync } = setup(3);
+    must(sync.put({ key: 'k', value: 'old' }));
+    kernel.runFor(500);
+    const follower = cluster.members.find((m) => m.name !== cluster.leader())!;
+    kernel.net.partition([[follower.name], cluster.members.filter((m) => m !== follower).map((m) => m.name)]);
+    must(sync.put({ key: 'k', value: 'new' }, { endpoints: cluster.members.filter((m) => m !== follower).map((m) => m.clientURL) }));
+    const only = { endpoint: follower.clientURL, timeoutMs: 2000 };
+    expect(must(sync.range({ key: 'k', serializable: true }, only)).kvs[0]?.value).toBe('old');
+    const linear = sync.range({ key: 'k' }, only);
+    expect(linear.ok ? linear.value.kvs[0]?.value : linear.error.message).toBe('context deadline exceeded');
+    kernel.net.heal();
+    kernel.runFor(2000);
+    expect(must(sync.range({ key: 'k' }, { endpoint: follower.clientURL })).kvs[0]?.value).toBe('new');
+  });
+
+  it('keeps leases after the leader crashes: the new leader restarts their clocks (lessor Promote)', () => {
+    const { kernel, cluster, sync } = setup(3);
+    const lease = must(sync.leaseGrant(5));
+    must(sync.put({ key: 'eph', value: '1', lease: lease.id }));
+    kernel.runFor(3000);
+    cluster.crash(cluster.leader()!);
+    waitForLeader(kernel, () => cluster.leader());
+    // 3 s after the grant, plus an election: the new leader gives the lease its full TTL again.
+    kernel.runFor(3000);
+    expect(must(sync.range({ key: 'eph' })).count).toBe(1);
+    kernel.runFor(5000);
+    expect(must(sync.range({ key: 'eph' })).count).toBe(0);
+  });
+
+  it('reports a down member as an error and a leaderless member with "etcdserver: no leader"', () => {
+    const { kernel, cluster, sync } = setup(3);
+    const leader = cluster.leader()!;
+    const victim = cluster.members.find((m) => m.name !== leader)!;
+    cluster.crash(victim.name);
+    const down = sync.status(victim.clientURL, { timeoutMs: 1000 });
+    expect(down.ok ? 'ok' : down.error.message).toBe('context deadline exceeded');
+    cluster.crash(leader);
+    kernel.runFor(3000);
+    const alone = cluster.members.find((m) => cluster.isUp(m.name))!;
+    const st = must(sync.status(alone.clientURL));
+    expect(st.errors).toEqual(['etcdserver: no leader']);
+    expect(st.leader).toBe('0000000000000000');
+  });
+
+  it('answers a progress request with the current revision, and resumes after it', () => {
+    const { kernel, client, sync } = setup(3);
+    const seen: { events: number; progress: boolean; revision: number }[] = [];
+    const w = client.watch({ key: 'p' }, (r) => seen.push({ events: r.events.length, progress: !!r.progressNotify, revision: r.header.revision }));
+    kernel.runFor(200);
+    must(sync.put({ key: 'other', value: '1' }));
+    w.requestProgress?.();
+    kernel.runFor(200);
+    expect(seen.at(-1)).toEqual({ events: 0, progress: true, revision: 2 });
+    w.cancel();
+  });
+});

@@ -316,6 +316,11 @@ class EtcdMember implements MemberHandle {
         if (w) this.hub.cancel(w.hubId);
         return;
       }
+      case 'watchProgress': {
+        const w = this.watches.get(r.watchKey);
+        if (w) this.hub.progress(w.hubId);
+        return;
+      }
       case 'watchPing': {
         // clientv3 WithRequireLeader: a member without a leader drops its watch streams.
         const w = this.watches.get(r.watchKey);

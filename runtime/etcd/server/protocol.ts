@@ -31,7 +31,8 @@ export type ClientRequest =
   | { op: 'snapshot' }
   | { op: 'watchCreate'; watchKey: string; req: WatchRequest }
   | { op: 'watchCancel'; watchKey: string }
-  | { op: 'watchPing'; watchKey: string };
+  | { op: 'watchPing'; watchKey: string }
+  | { op: 'watchProgress'; watchKey: string };
 
 export interface RequestMessage {
   kind: 'etcd.request';
