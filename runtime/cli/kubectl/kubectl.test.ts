@@ -659,3 +659,23 @@ describe('watching (get -w, rollout status) over the transport stream', () => {
     );
   });
 });
+
+describe('kubectl api-resources', () => {
+  it('lists the registry like discovery, core group first', () => {
+    const out = kubectl(cluster(), 'api-resources').stdout.split('\n');
+    expect(out[0]).toBe(
+      'NAME                  SHORTNAMES   APIVERSION                     NAMESPACED   KIND',
+    );
+    expect(out[1]).toBe(
+      'configmaps            cm           v1                             true         ConfigMap',
+    );
+    expect(out).toContain(
+      'deployments           deploy       apps/v1                        true         Deployment',
+    );
+  });
+  it('-o name and --namespaced=false', () => {
+    expect(kubectl(cluster(), 'api-resources --namespaced=false -o name').stdout).toBe(
+      'namespaces\nnodes\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\n',
+    );
+  });
+});

@@ -2,6 +2,7 @@
 // Parsing errors never reach the cluster; each command talks to the API server only through
 // the transport.
 import { parseArgs, flagBool } from './args.ts';
+import { runApiResources } from './commands/api-resources.ts';
 import { runApply, runCreateFromFiles } from './commands/apply.ts';
 import { runDescribe } from './commands/describe.ts';
 import { runGet } from './commands/get.ts';
@@ -42,6 +43,7 @@ const COMMANDS: Record<string, Command> = {
   drain: runDrain,
   logs: runLogs,
   'auth can-i': runAuthCanI,
+  'api-resources': runApiResources,
   'set image': runSetImage,
   'rollout status': runRolloutStatus,
   'rollout history': runRolloutHistory,

@@ -1,0 +1,36 @@
+// kubectl api-resources: what discovery serves, from the kind registry.
+// mirrors staging/src/k8s.io/kubectl/pkg/cmd/apiresources/apiresources.go (columns NAME SHORTNAMES
+// APIVERSION NAMESPACED KIND; groups in discovery order, names sorted within a group; -o name;
+// --namespaced; --api-group).
+import type { ResourceInfo } from '../../../api/index.ts';
+import { RESOURCES } from '../../../api/index.ts';
+import { flagBool, flagString } from '../args.ts';
+import type { Ctx } from '../context.ts';
+import { alignTabs, GET_TABWRITER } from '../printers/tabwriter.ts';
+
+export function runApiResources(ctx: Ctx, done: () => void): void {
+  const groupOrder = [...new Set(RESOURCES.map((r) => r.group))];
+  const namespaced = flagString(ctx.args, 'namespaced');
+  const apiGroup = flagString(ctx.args, 'api-group');
+  const rows = [...RESOURCES]
+    .filter((r) => namespaced === undefined || String(r.namespaced) === namespaced)
+    .filter((r) => apiGroup === undefined || r.group === apiGroup)
+    .sort(
+      (a, b) =>
+        groupOrder.indexOf(a.group) - groupOrder.indexOf(b.group) ||
+        (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0),
+    );
+  const output = flagString(ctx.args, 'output');
+  if (output === 'name') {
+    ctx.out(rows.map((r) => (r.group ? `${r.resource}.${r.group}\n` : `${r.resource}\n`)).join(''));
+    return done();
+  }
+  const apiVersion = (r: ResourceInfo): string => (r.group ? `${r.group}/${r.version}` : r.version);
+  const lines = rows.map((r) =>
+    [r.resource, r.shortNames.join(','), apiVersion(r), String(r.namespaced), r.kind].join('\t'),
+  );
+  if (!flagBool(ctx.args, 'no-headers'))
+    lines.unshift(['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'].join('\t'));
+  ctx.out(alignTabs(lines.join('\n') + '\n', GET_TABWRITER));
+  done();
+}
