@@ -173,7 +173,8 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
         p.timer.cancel();
         return ctx.send(p.client, { ...msg, id: p.clientId });
       }
-      case 'api.watch.event': {
+      case 'api.watch.event':
+      case 'api.pong': {
         const s = streams.get(msg.id);
         if (s) ctx.send(s.client, { ...msg, id: s.clientId });
         return;
@@ -203,8 +204,13 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
         streamOf.delete(`${from}#${msg.id}`);
         return ctx.send(s.backend, { type: 'api.watch.stop', id } satisfies ApiWireMessage);
       }
-      case 'api.ping':
-        return ctx.send(from, { type: 'api.pong', id: msg.id, alive: streamOf.has(`${from}#${msg.id}`) } satisfies ApiWireMessage);
+      case 'api.ping': {
+        // end to end: only the replica knows how far the stream got
+        const id = streamOf.get(`${from}#${msg.id}`);
+        const s = id === undefined ? undefined : streams.get(id);
+        if (id === undefined || !s) return ctx.send(from, { type: 'api.pong', id: msg.id, alive: false } satisfies ApiWireMessage);
+        return ctx.send(s.backend, { type: 'api.ping', id } satisfies ApiWireMessage);
+      }
       default:
         return;
     }

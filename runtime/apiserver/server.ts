@@ -17,19 +17,23 @@ export type WireRequest = Omit<ApiRequest, 'body'> & { bodyJson?: string };
  * The messages between clients, the load balancer and replicas. Ids are chosen by the sender of
  * 'api.request' / 'api.watch' and are unique per sender endpoint.
  * - 'api.failure' is a transport failure (no HTTP response): the connection was reset, refused...
+ * - stream messages carry a sequence number (1, 2, ...): the network may lose or reorder them, a
+ *   TCP connection would not, so the client delivers them in order and treats a gap that does not
+ *   fill as a broken connection.
  * - pings are HTTP/2 PINGs on the connection carrying a watch (client-go's ReadIdleTimeout health
- *   check): 'api.pong' says whether the peer still holds that stream.
+ *   check): 'api.pong' says whether the server still holds that stream and the last sequence
+ *   number it sent, so a client that missed the tail of a stream finds out.
  */
 export type ApiWireMessage =
   | { type: 'api.request'; id: number; req: WireRequest }
   | { type: 'api.response'; id: number; code: number; bodyJson: string; warnings?: string[]; servedBy?: string }
   | { type: 'api.failure'; id: number; error: string }
   | { type: 'api.watch'; id: number; req: WireRequest }
-  | { type: 'api.watch.event'; id: number; eventJson: string }
-  | { type: 'api.watch.close'; id: number; errorJson?: string; transportError?: string }
+  | { type: 'api.watch.event'; id: number; seq: number; eventJson: string }
+  | { type: 'api.watch.close'; id: number; seq?: number; errorJson?: string; transportError?: string }
   | { type: 'api.watch.stop'; id: number }
   | { type: 'api.ping'; id: number }
-  | { type: 'api.pong'; id: number; alive: boolean };
+  | { type: 'api.pong'; id: number; alive: boolean; lastSeq?: number };
 
 export function isApiWireMessage(msg: unknown): msg is ApiWireMessage {
   return typeof msg === 'object' && msg !== null && typeof (msg as { type?: unknown }).type === 'string'
@@ -110,7 +114,7 @@ export function startApiServerReplica(kernel: Kernel, options: ApiServerReplicaO
 
 /** Wires one incarnation's message handler: requests, watch streams, pings. */
 function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
-  const streams = new Map<string, ApiWatchHandle>();
+  const streams = new Map<string, { handle: ApiWatchHandle; lastSeq: () => number }>();
   const eventText = new WeakMap<object, string>();
   const encodeEvent = (ev: ApiWatchEvent): string => {
     let objectJson = eventText.get(ev.object);
@@ -137,23 +141,24 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
         if ('badRequest' in req) return ctx.send(from, { type: 'api.watch.close', id: msg.id, transportError: req.badRequest });
         ctx.trace('apiserver.watch', requestURI({ ...req, verb: 'watch' }));
         let closed = false;
+        let seq = 0;
         const handle = server.watch(req, {
-          onEvent: (ev) => ctx.send(from, { type: 'api.watch.event', id: msg.id, eventJson: encodeEvent(ev) }),
+          onEvent: (ev) => ctx.send(from, { type: 'api.watch.event', id: msg.id, seq: ++seq, eventJson: encodeEvent(ev) }),
           onClose: (err) => {
             closed = true;
             streams.delete(key);
-            ctx.send(from, { type: 'api.watch.close', id: msg.id, ...(err ? { errorJson: JSON.stringify(err) } : {}) });
+            ctx.send(from, { type: 'api.watch.close', id: msg.id, seq: ++seq, ...(err ? { errorJson: JSON.stringify(err) } : {}) });
           },
         });
-        if (!closed) streams.set(key, handle);
+        if (!closed) streams.set(key, { handle, lastSeq: () => seq });
         return;
       }
       case 'api.watch.stop':
-        streams.get(key)?.stop();
+        streams.get(key)?.handle.stop();
         streams.delete(key);
         return;
       case 'api.ping':
-        return ctx.send(from, { type: 'api.pong', id: msg.id, alive: streams.has(key) });
+        return ctx.send(from, { type: 'api.pong', id: msg.id, alive: streams.has(key), lastSeq: streams.get(key)?.lastSeq() ?? 0 });
       default:
         return;
     }

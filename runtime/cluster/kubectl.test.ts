@@ -12,11 +12,14 @@ const MANIFESTS = [
 const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
-async function json(cluster: Cluster, args: string): Promise<Record<string, any>> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON printed by kubectl, probed field by field
+type Json = Record<string, any>;
+
+async function json(cluster: Cluster, args: string): Promise<Json> {
   const r = await cluster.kubectl(`${args} -o json`);
   expect(r.stderr).toBe('');
   expect(r.exitCode).toBe(0);
-  return JSON.parse(r.stdout) as Record<string, any>;
+  return JSON.parse(r.stdout) as Json;
 }
 
 describe('kubectl against a single-node cluster', () => {

@@ -60,6 +60,8 @@ export interface RestWatchHandlers {
 }
 
 const RETRY_AFTER_MS = 1000;
+/** How long a stream waits for a missing message (reordered, not lost) before giving up on it. */
+const STREAM_GAP_WAIT_MS = 200;
 
 export class RestClient {
   private readonly pending = new Map<number, (msg: WireMessage) => void>();
@@ -147,17 +149,21 @@ export class RestClient {
     const pingTimeoutMs = this.options.pingTimeoutMs ?? 15_000;
     let pingTimer: { cancel(): void } | undefined;
     let pongTimer: { cancel(): void } | undefined;
+    let gapTimer: { cancel(): void } | undefined;
+    let expectedSeq = 1;
+    const held = new Map<number, WireMessage>();
     const end = (error?: unknown): void => {
       if (!open) return;
       open = false;
       this.streams.delete(id);
       pingTimer?.cancel();
       pongTimer?.cancel();
+      gapTimer?.cancel();
       handlers.onClose(error);
     };
-    const broken = (why: string): void => end(transportFailure({ ...req, verb: 'watch' }, this.serverURL(), why));
+    const broken = (why: string): void => end(transportFailure({ ...req, verb: 'watch' }, this.serverURL(), why).body);
     if (!this.host.isUp(this.options.server)) {
-      this.host.setTimer(0, () => end(refused(this.serverURL())));
+      this.host.setTimer(0, () => end(refused(this.serverURL()).body));
       return { stop: () => { open = false; } };
     }
     const schedulePing = (): void => {
@@ -168,21 +174,44 @@ export class RestClient {
         pongTimer = this.host.setTimer(pingTimeoutMs, () => broken('http2: client connection lost'));
       });
     };
+    // TCP gives a stream in order or not at all; the simulated network may drop or reorder, so
+    // hold early messages until the gap fills, and call the connection broken if it does not.
+    const deliver = (msg: WireMessage): void => {
+      if (msg.type === 'api.watch.event') return handlers.onEvent(decode(msg.eventJson) as RestWatchEvent);
+      if (msg.type !== 'api.watch.close') return;
+      if (msg.transportError !== undefined) return broken(msg.transportError);
+      end(msg.errorJson === undefined ? undefined : decode(msg.errorJson));
+    };
+    const watchGap = (): void => {
+      if (held.size === 0) {
+        gapTimer?.cancel();
+        gapTimer = undefined;
+      } else {
+        gapTimer ??= this.host.setTimer(STREAM_GAP_WAIT_MS, () => {
+          gapTimer = undefined;
+          if (open) broken('read: connection reset by peer');
+        });
+      }
+    };
+    const receive = (msg: WireMessage & { seq?: number }): void => {
+      if (msg.seq === undefined) return deliver(msg); // from the balancer: the connection itself ended
+      if (msg.seq < expectedSeq || held.has(msg.seq)) return; // a duplicate
+      held.set(msg.seq, msg);
+      for (let next = held.get(expectedSeq); next && open; next = held.get(expectedSeq)) {
+        held.delete(expectedSeq++);
+        deliver(next);
+      }
+      if (open) watchGap();
+    };
     this.streams.set(id, (msg) => {
       lastHeardMs = this.host.now();
-      switch (msg.type) {
-        case 'api.watch.event':
-          return handlers.onEvent(decode(msg.eventJson) as RestWatchEvent);
-        case 'api.watch.close':
-          if (msg.transportError !== undefined) return broken(msg.transportError);
-          return end(msg.errorJson === undefined ? undefined : decode(msg.errorJson));
-        case 'api.pong':
-          pongTimer?.cancel();
-          if (!msg.alive) return broken('unexpected EOF');
-          return schedulePing();
-        default:
-          return;
-      }
+      if (msg.type === 'api.watch.event' || msg.type === 'api.watch.close') return receive(msg);
+      if (msg.type !== 'api.pong') return;
+      pongTimer?.cancel();
+      if (!msg.alive) return broken('unexpected EOF');
+      // the server sent more than we have seen: the tail of the stream was lost on the way
+      if ((msg.lastSeq ?? 0) >= expectedSeq && held.size === 0) return broken('read: connection reset by peer');
+      schedulePing();
     });
     schedulePing();
     this.host.send(this.options.name, this.options.server, { type: 'api.watch', id, req: this.encode({ ...req, verb: 'watch' }) } satisfies WireMessage);
@@ -193,6 +222,7 @@ export class RestClient {
         this.streams.delete(id);
         pingTimer?.cancel();
         pongTimer?.cancel();
+        gapTimer?.cancel();
         this.host.send(this.options.name, this.options.server, { type: 'api.watch.stop', id } satisfies WireMessage);
       },
     };

@@ -62,11 +62,11 @@ export type WireMessage =
   | { type: 'api.response'; id: number; code: number; bodyJson: string; warnings?: string[]; servedBy?: string }
   | { type: 'api.failure'; id: number; error: string }
   | { type: 'api.watch'; id: number; req: WireRequest }
-  | { type: 'api.watch.event'; id: number; eventJson: string }
-  | { type: 'api.watch.close'; id: number; errorJson?: string; transportError?: string }
+  | { type: 'api.watch.event'; id: number; seq: number; eventJson: string }
+  | { type: 'api.watch.close'; id: number; seq?: number; errorJson?: string; transportError?: string }
   | { type: 'api.watch.stop'; id: number }
   | { type: 'api.ping'; id: number }
-  | { type: 'api.pong'; id: number; alive: boolean };
+  | { type: 'api.pong'; id: number; alive: boolean; lastSeq?: number };
 
 export function isWireMessage(msg: unknown): msg is WireMessage {
   return typeof msg === 'object' && msg !== null && typeof (msg as { type?: unknown }).type === 'string'
