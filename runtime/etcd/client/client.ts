@@ -28,6 +28,8 @@ export interface ClientOptions {
 }
 
 const RETRY_BACKOFF_MS = 50;
+/** Retransmission interval for an unanswered write (Linux TCP's minimum RTO is 200 ms). */
+const RETRANSMIT_MS = 200;
 const WATCH_PING_MS = 500;
 const WATCH_SILENCE_MS = 1500;
 /** How long a missing watch message may be late (reordering) before we call it lost. */
@@ -108,7 +110,7 @@ export class SimEtcdClient implements EtcdClient {
       const msg: RequestMessage = { kind: 'etcd.request', reqId, replyTo: this.opts.name, request };
       this.kernel.send(this.opts.name, member, msg);
       attemptTimer?.cancel();
-      attemptTimer = this.clock.setTimer(this.opts.attemptTimeoutMs ?? 1000, () => {
+      attemptTimer = this.clock.setTimer(isWrite ? RETRANSMIT_MS : (this.opts.attemptTimeoutMs ?? 1000), () => {
         if (!isWrite) return tryNext(0); // a silent endpoint: reads move on
         // Writes stay with the member that may have proposed them and retransmit, as TCP would
         // under gRPC; the request ID makes a repeat apply at most once (see state-machine.ts).
@@ -118,7 +120,7 @@ export class SimEtcdClient implements EtcdClient {
     const resend = (member: string, msg: RequestMessage): void => {
       if (finished) return;
       if (this.kernel.net.isUp(member)) this.kernel.send(this.opts.name, member, msg);
-      attemptTimer = this.clock.setTimer(this.opts.attemptTimeoutMs ?? 1000, () => resend(member, msg));
+      attemptTimer = this.clock.setTimer(RETRANSMIT_MS, () => resend(member, msg));
     };
     send();
   }

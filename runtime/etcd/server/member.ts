@@ -182,7 +182,7 @@ class EtcdMember implements MemberHandle {
   private applyEntry(data: string, index: number): void {
     const applied = this.sm.apply(data, index);
     if (!applied) return;
-    if (applied.fresh && applied.result.ok) this.afterApply(JSON.parse(data) as Proposal);
+    if (applied.fresh && applied.result.ok) this.afterApply(applied.proposal);
     const reply = this.waiters.get(applied.id);
     if (reply) {
       this.waiters.delete(applied.id);
