@@ -124,11 +124,10 @@ export class RawNode {
 
   hasReady(): boolean {
     const r = this.raft;
-    const ss = r.softState();
-    if (ss.lead !== this.prevSoftState.lead || ss.raftState !== this.prevSoftState.raftState)
-      return true;
-    const hs = r.hardState();
-    if (!hardStateEqual(hs, this.prevHardState)) return true;
+    // Compare fields directly (no allocation): this runs after every tick and message.
+    if (r.lead !== this.prevSoftState.lead || r.state !== this.prevSoftState.raftState) return true;
+    const h = this.prevHardState;
+    if (r.term !== h.term || r.vote !== h.vote || r.raftLog.committed !== h.commit) return true;
     if (r.raftLog.unstable.snapshot !== null) return true;
     if (
       r.msgs.length > 0 ||

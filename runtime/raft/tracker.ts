@@ -12,6 +12,7 @@ export class ProgressTracker {
   voters: NodeId[] = [];
   progress = new Map<NodeId, Progress>();
   votes = new Map<NodeId, boolean>();
+  private readonly scratch: number[] = [];
 
   constructor(readonly maxInflight: number) {}
 
@@ -39,10 +40,19 @@ export class ProgressTracker {
   committed(): number {
     const n = this.voters.length;
     if (n === 0) return Number.MAX_SAFE_INTEGER; // an empty config commits everything, as upstream
-    const matches: number[] = [];
-    for (const id of this.voters) matches.push(this.progress.get(id)?.match ?? 0);
-    matches.sort((a, b) => b - a);
-    return matches[this.quorum() - 1]!;
+    // Insertion sort (descending) into a reused scratch array: clusters are small, this is hot.
+    const m = this.scratch;
+    m.length = n;
+    for (let i = 0; i < n; i++) {
+      const v = this.progress.get(this.voters[i]!)?.match ?? 0;
+      let j = i;
+      while (j > 0 && m[j - 1]! < v) {
+        m[j] = m[j - 1]!;
+        j--;
+      }
+      m[j] = v;
+    }
+    return m[this.quorum() - 1]!;
   }
 
   resetVotes(): void {
