@@ -93,13 +93,18 @@ type Step<T> = { ok: true; value: T } | { ok: false; outcome: ScheduleOutcome };
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 function finish(c: Cycle, nextStart: number, rest: DistributiveOmit<ScheduleOutcome, keyof Common>): ScheduleOutcome {
-  return { ...rest, nextStartNodeIndex: nextStart, annotations: toAnnotations(c.record), record: c.record } as ScheduleOutcome;
+  const outcome = { ...rest, nextStartNodeIndex: nextStart, record: c.record } as ScheduleOutcome;
+  // The annotations are rendered on first read (once per pod, by whoever writes them to the pod):
+  // serializing thousands of per-node entries is the costliest step of a cycle on big clusters.
+  let rendered: Record<string, string> | undefined;
+  Object.defineProperty(outcome, 'annotations', { enumerable: true, get: () => (rendered ??= toAnnotations(c.record)) });
+  return outcome;
 }
 
 function runPreFilter(c: Cycle): Step<Status> {
   for (const pl of c.input.profile.preFilter) {
     const [, s] = pl.preFilter(c.state, c.pod, c.ctx);
-    c.record.preFilterStatus[pl.name] = isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s);
+    c.record.preFilterStatus.set(pl.name, isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s));
     if (s.code === 'Skip') {
       c.skipFilter.add(pl.name);
       continue;
@@ -125,7 +130,7 @@ function unschedulableOutcome(
   const filterFn = (st: CycleState, p: SchedPodInfo, info: SchedNodeInfo) => runFilters(c, st, p, info, false)[0];
   for (const pl of c.input.profile.postFilter) {
     const [result, s] = pl.postFilter(c.state, c.pod, nodeToStatus, c.ctx, filterFn);
-    for (const node of nodeToStatus.keys()) c.record.postFilter[node] ??= {};
+    for (const node of nodeToStatus.keys()) if (!c.record.postFilter.has(node)) c.record.postFilter.set(node, new Map());
     if (isSuccess(s) && result) {
       nominated = result;
       put(c.record.postFilter, result.nominatedNodeName, pl.name, POST_FILTER_NOMINATED_MESSAGE);
@@ -169,7 +174,7 @@ function findFeasible(c: Cycle): Step<{ feasible: SchedNodeInfo[]; statuses: Map
 function runPreScore(c: Cycle, nodes: SchedNodeInfo[]): Status {
   for (const pl of c.input.profile.preScore) {
     const s = pl.preScore(c.state, c.pod, nodes, c.ctx);
-    c.record.preScore[pl.name] = isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s);
+    c.record.preScore.set(pl.name, isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s));
     if (s.code === 'Skip') c.skipScore.add(pl.name);
     else if (!isSuccess(s)) return errorStatus(`running PreScore plugin "${pl.name}": ${statusMessage(s)}`);
   }
@@ -217,7 +222,7 @@ function reserveAndPermit(c: Cycle, host: string): Status {
   const reserved: typeof c.input.profile.reserve = [];
   for (const pl of c.input.profile.reserve) {
     const s = pl.reserve(c.state, c.pod, host);
-    c.record.reserve[pl.name] = isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s);
+    c.record.reserve.set(pl.name, isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s));
     if (!isSuccess(s)) {
       for (const r of [...reserved, pl].reverse()) r.unreserve(c.state, c.pod, host);
       return s;
@@ -226,8 +231,8 @@ function reserveAndPermit(c: Cycle, host: string): Status {
   }
   for (const pl of c.input.profile.permit) {
     const [s, timeoutMs] = pl.permit(c.state, c.pod, host);
-    c.record.permit[pl.name] = isSuccess(s) ? SUCCESS_MESSAGE : s.code === 'Wait' ? 'wait' : statusMessage(s);
-    c.record.permitTimeout[pl.name] = `${timeoutMs / 1000}s`;
+    c.record.permit.set(pl.name, isSuccess(s) ? SUCCESS_MESSAGE : s.code === 'Wait' ? 'wait' : statusMessage(s));
+    c.record.permitTimeout.set(pl.name, `${timeoutMs / 1000}s`);
     if (!isSuccess(s) && s.code !== 'Wait') {
       for (const r of [...reserved].reverse()) r.unreserve(c.state, c.pod, host);
       return s;
@@ -254,7 +259,7 @@ export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
   if (!pre.ok) return pre.outcome;
   if (!isSuccess(pre.value)) {
     const statuses = new Map(all.map((n) => [n.node?.name ?? '', pre.value]));
-    const plugin = Object.keys(c.record.preFilterStatus).at(-1) ?? '';
+    const plugin = [...c.record.preFilterStatus.keys()].at(-1) ?? '';
     return unschedulableOutcome(c, input.nextStartNodeIndex, statuses, statusMessage(pre.value), new Set([plugin]));
   }
   const found = findFeasible(c);

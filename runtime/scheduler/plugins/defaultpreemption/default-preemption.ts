@@ -9,7 +9,8 @@
 import type { CycleState, Status } from '../../framework/interface.ts';
 import type { NodeToStatus, PostFilterPlugin } from '../../framework/cycle.ts';
 import { fitErrorMessage } from '../../fit-error.ts';
-import { newNodeInfo, addPod, type SchedNodeInfo } from '../../framework/node-info.ts';
+import { addPod, type SchedNodeInfo } from '../../framework/node-info.ts';
+import { emptyResource } from '../../framework/resources.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
 import { isSuccess, newStatus, success, unresolvable, unschedulable } from '../../framework/status.ts';
 
@@ -20,8 +21,13 @@ export const MSG_POLICY_NEVER = 'not eligible due to preemptionPolicy=Never.';
 
 /** A copy of the node without the pods of lower priority than `pod` (the dry run's victims). */
 function withoutLowerPriority(info: SchedNodeInfo, pod: SchedPodInfo): [SchedNodeInfo, SchedPodInfo[]] {
-  const copy = newNodeInfo(info.node?.object ?? null);
-  copy.imageStates = info.imageStates;
+  const copy: SchedNodeInfo = {
+    ...info,
+    requested: emptyResource(),
+    nonZeroRequested: emptyResource(),
+    pods: [],
+    usedPorts: [],
+  };
   const victims: SchedPodInfo[] = [];
   for (const p of info.pods) {
     if (p.priority < pod.priority) victims.push(p);
