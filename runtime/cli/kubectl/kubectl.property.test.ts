@@ -20,14 +20,12 @@ describe(`kubectl properties (seed ${seed})`, () => {
   it('tables: every column starts at the same offset on every line, 3 spaces past its widest cell', () => {
     fc.assert(
       fc.property(
-        fc
-          .integer({ min: 2, max: 5 })
-          .chain((n) =>
-            fc.array(fc.array(cell, { minLength: n, maxLength: n }), {
-              minLength: 1,
-              maxLength: 6,
-            }),
-          ),
+        fc.integer({ min: 2, max: 5 }).chain((n) =>
+          fc.array(fc.array(cell, { minLength: n, maxLength: n }), {
+            minLength: 1,
+            maxLength: 6,
+          }),
+        ),
         (rows) => {
           const out = alignTabs(rows.map((r) => r.join('\t')).join('\n') + '\n', GET_TABWRITER)
             .split('\n')

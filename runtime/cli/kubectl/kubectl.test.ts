@@ -679,3 +679,25 @@ describe('kubectl api-resources', () => {
     );
   });
 });
+
+describe('logs of a workload and jsonpath errors', () => {
+  it('logs deploy/web picks the first pod and says how many matched', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    t.logs.set('default/web-1/nginx', 'from web-1\n');
+    const r = kubectl(t, 'logs deploy/web');
+    expect([r.stdout, r.stderr]).toEqual(['from web-1\n', 'Found 2 pods, using pod/web-1\n']);
+  });
+  it("an out-of-range index prints kubectl's template error", () => {
+    const r = kubectl(cluster(), "get deploy -o jsonpath='{.items[0].metadata.name}'");
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error: error executing jsonpath "{.items[0].metadata.name}": Error executing template: array index out of bounds: index 0, length 0. Printing more information for debugging the template:',
+    );
+    expect(r.exitCode).toBe(1);
+  });
+  it('an unclosed action is a parse error', () => {
+    expect(kubectl(cluster(), "get pods -o jsonpath='{.items'").stderr).toBe(
+      'error: error parsing jsonpath {.items, unclosed action\n',
+    );
+  });
+});

@@ -44,7 +44,7 @@ export function runGet(ctx: Ctx, done: () => void): void {
     try {
       if (!flagBool(ctx.args, 'watch-only')) printGroups(ctx, groups, format.format);
     } catch (e) {
-      ctx.error(`error: ${(e as Error).message}`);
+      ctx.error((e as Error).message);
     }
     if (watching && groups[0] && canWatch(ctx) && !ctx.failed) watchGroup(ctx, groups[0], done);
     else done();

@@ -1,8 +1,15 @@
 // kubectl logs, auth can-i, drain, create namespace|deployment.
 // mirrors staging/src/k8s.io/kubectl/pkg/cmd/{logs/logs.go, auth/cani.go, drain/drain.go,
 // create/create_namespace.go, create/create_deployment.go}.
-import type { Deployment, KubeObject, Namespace, Pod } from '../../../api/index.ts';
-import { lookupResource } from '../../../api/index.ts';
+import type {
+  Deployment,
+  KubeObject,
+  LabelSelector,
+  Namespace,
+  Pod,
+  ResourceInfo,
+} from '../../../api/index.ts';
+import { formatLabelSelector, lookupResource } from '../../../api/index.ts';
 import { flagBool, flagInt, flagString, flagStrings } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
@@ -21,10 +28,54 @@ export function runLogs(ctx: Ctx, done: () => void): void {
     );
     return done();
   }
-  const podName =
-    first.startsWith('pod/') || first.startsWith('pods/')
-      ? first.slice(first.indexOf('/') + 1)
-      : first;
+  const slash = first.indexOf('/');
+  const owner = slash < 0 ? undefined : lookupResource(first.slice(0, slash));
+  if (owner && owner.kind !== 'Pod') {
+    firstPodOf(ctx, owner, first.slice(slash + 1), (podName) =>
+      podName === undefined ? done() : logsOfPod(ctx, podName, second, done),
+    );
+    return;
+  }
+  logsOfPod(ctx, slash < 0 ? first : first.slice(slash + 1), second, done);
+}
+
+/** polymorphichelpers.attachablePodForObject: the workload's first pod by name, noting how many matched. */
+function firstPodOf(
+  ctx: Ctx,
+  owner: ResourceInfo,
+  name: string,
+  then: (podName: string | undefined) => void,
+): void {
+  ctx.request({ verb: 'get', resource: gvr(owner), namespace: ctx.namespace, name }, (res) => {
+    if (!res.ok) {
+      ctx.statusError(res.status);
+      return then(undefined);
+    }
+    const selector = formatLabelSelector(
+      (res.body as { spec?: { selector?: LabelSelector } }).spec?.selector,
+    );
+    ctx.request(
+      {
+        verb: 'list',
+        resource: gvr(lookupResource('pods')!),
+        namespace: ctx.namespace,
+        query: { labelSelector: selector },
+      },
+      (list) => {
+        const items = list.ok ? ((list.body as ObjectList).items as Pod[]) : [];
+        const names = items.map((p) => p.metadata.name ?? '').sort();
+        if (names.length === 0) {
+          ctx.error('timed out waiting for the condition');
+          return then(undefined);
+        }
+        if (names.length > 1) ctx.stderr += `Found ${names.length} pods, using pod/${names[0]}\n`;
+        then(names[0]);
+      },
+    );
+  });
+}
+
+function logsOfPod(ctx: Ctx, podName: string, second: string | undefined, done: () => void): void {
   const pods = lookupResource('pods')!;
   ctx.request(
     { verb: 'get', resource: gvr(pods), namespace: ctx.namespace, name: podName },

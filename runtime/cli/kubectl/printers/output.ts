@@ -77,11 +77,29 @@ export function printStructured(
     case 'name':
       return objects.map((o) => `${namePrefix(o)}/${o.metadata.name ?? ''}\n`).join('');
     case 'jsonpath':
-      return executeJSONPath(parseJSONPath(format.template), data);
+      return runTemplate(format.template, data);
     case 'custom-columns':
       return printCustomColumns(format.spec, objects);
     case 'table':
       throw new Error('invariant: tables are printed by printTables');
+  }
+}
+
+/** -o jsonpath with kubectl's error texts (cli-runtime printers/jsonpath.go). */
+function runTemplate(template: string, data: unknown): string {
+  let parsed;
+  try {
+    parsed = parseJSONPath(template);
+  } catch (e) {
+    throw new JSONPathError(`error parsing jsonpath ${template}, ${(e as Error).message}`);
+  }
+  try {
+    return executeJSONPath(parsed, data);
+  } catch (e) {
+    throw new JSONPathError(
+      `error executing jsonpath "${template}": Error executing template: ${(e as Error).message}. Printing more information for debugging the template:\n` +
+        `\ttemplate was:\n\t\t${template}\n\tobject given to jsonpath engine was:\n\t\t${JSON.stringify(data)}\n`,
+    );
   }
 }
 
