@@ -41,9 +41,10 @@ export function runWatch(ctx: CommandContext): void {
       if (resp.canceled) {
         timer.cancel();
         const reason = resp.compactRevision ? 'etcdserver: mvcc: required revision has been compacted' : (resp.cancelReason ?? 'canceled');
-        ctx.out(`watch was canceled (${reason})\n`);
+        ctx.err(`watch was canceled (${reason})\n`);
         return ctx.fail(ExitInterrupted, 'watch is canceled by the server');
       }
+      if (resp.progressNotify) ctx.out(`progress notify: ${resp.header.revision}\n`);
       if (resp.events.length === 0) return;
       ctx.out(ctx.format === 'json' ? json.watch(resp.header, resp.events) : simple.watch(resp.events));
     },

@@ -190,8 +190,8 @@ describe('etcdctl cluster commands', () => {
     expect(run('watch w --rev=2')).toEqual(ok('PUT\nw\n1\nDELETE\nw\n\n'));
     run('compaction 3');
     expect(run('watch w --rev=2')).toEqual({
-      stdout: 'watch was canceled (etcdserver: mvcc: required revision has been compacted)\n',
-      stderr: 'Error: watch is canceled by the server\n',
+      stdout: '',
+      stderr: 'watch was canceled (etcdserver: mvcc: required revision has been compacted)\nError: watch is canceled by the server\n',
       exitCode: 5,
     });
   });
