@@ -38,19 +38,35 @@ function cluster(): { nodes: Node[]; pods: Pod[] } {
       }),
     );
     for (let j = 0; j < PODS_PER_NODE; j++) {
-      pods.push(makePod(`existing-${i}-${j}`, { nodeName, labels: { app: `app-${j % 10}` }, containers: [container({ cpu: '250m', memory: '512Mi' })] }));
+      pods.push(
+        makePod(`existing-${i}-${j}`, {
+          nodeName,
+          labels: { app: `app-${j % 10}` },
+          containers: [container({ cpu: '250m', memory: '512Mi' })],
+        }),
+      );
     }
   }
   return { nodes, pods };
 }
 
 function workload(kind: 'plain' | 'spread' | 'unschedulable', i: number): Pod {
-  if (kind === 'unschedulable') return makePod(`huge-${i}`, { containers: [container({ cpu: '64' })] });
+  if (kind === 'unschedulable')
+    return makePod(`huge-${i}`, { containers: [container({ cpu: '64' })] });
   return makePod(`${kind}-${i}`, {
     labels: { app: 'web' },
     containers: [container({ cpu: '100m', memory: '128Mi', image: 'registry.k8s.io/app:v1' })],
     ...(kind === 'spread'
-      ? { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' as const, labelSelector: { matchLabels: { app: 'web' } } }] }
+      ? {
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: 'topology.kubernetes.io/zone',
+              whenUnsatisfiable: 'ScheduleAnyway' as const,
+              labelSelector: { matchLabels: { app: 'web' } },
+            },
+          ],
+        }
       : {}),
   });
 }
@@ -68,9 +84,16 @@ function measure(
   const t0 = performance.now();
   for (let i = 0; i < count; i++) {
     const pod = newPodInfo(workload(kind, i));
-    const out = scheduleOne({ profile, snapshot, pod, intn: (n) => rng.nextInt(n), nextStartNodeIndex: next });
+    const out = scheduleOne({
+      profile,
+      snapshot,
+      pod,
+      intn: (n) => rng.nextInt(n),
+      nextStartNodeIndex: next,
+    });
     next = out.nextStartNodeIndex;
-    if (renderAnnotations && out.annotations[SELECTED_NODE] === undefined) throw new Error('no annotations');
+    if (renderAnnotations && out.annotations[SELECTED_NODE] === undefined)
+      throw new Error('no annotations');
     if (out.kind === 'Scheduled') {
       snapshot.assume(pod, out.suggestedHost);
       scheduled++;

@@ -23,7 +23,8 @@ export const SUCCESS_MESSAGE = 'success';
 export const POST_FILTER_NOMINATED_MESSAGE = 'preemption victim';
 
 /** A JSON value as the records hold it: strings, string lists and nested maps. */
-export type Json = string | readonly string[] | ReadonlyMap<string, Json> | { readonly [k: string]: Json };
+export type Json =
+  string | readonly string[] | ReadonlyMap<string, Json> | { readonly [k: string]: Json };
 
 const HTML_UNSAFE = /[<>&\u2028\u2029]/;
 const ESCAPES: Record<string, string> = {
@@ -36,7 +37,9 @@ const ESCAPES: Record<string, string> = {
 
 function goString(v: string): string {
   const quoted = JSON.stringify(v);
-  return HTML_UNSAFE.test(quoted) ? quoted.replace(/[<>&\u2028\u2029]/g, (ch) => ESCAPES[ch]!) : quoted;
+  return HTML_UNSAFE.test(quoted)
+    ? quoted.replace(/[<>&\u2028\u2029]/g, (ch) => ESCAPES[ch]!)
+    : quoted;
 }
 
 /**
@@ -47,7 +50,10 @@ function goString(v: string): string {
 export function goJSON(v: Json): string {
   if (typeof v === 'string') return goString(v);
   if (Array.isArray(v)) return `[${(v as readonly string[]).map(goString).join(',')}]`;
-  const entries: [string, Json][] = v instanceof Map ? [...(v as ReadonlyMap<string, Json>)] : Object.entries(v as { [k: string]: Json });
+  const entries: [string, Json][] =
+    v instanceof Map
+      ? [...(v as ReadonlyMap<string, Json>)]
+      : Object.entries(v as { [k: string]: Json });
   entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return `{${entries.map(([k, x]) => `${goString(k)}:${goJSON(x)}`).join(',')}}`;
 }
@@ -85,7 +91,12 @@ export function newCycleRecord(): CycleRecord {
 }
 
 /** Sets record[outer][inner] = value, creating the inner object. */
-export function put(record: Map<string, Map<string, string>>, outer: string, inner: string, value: string): void {
+export function put(
+  record: Map<string, Map<string, string>>,
+  outer: string,
+  inner: string,
+  value: string,
+): void {
   let m = record.get(outer);
   if (!m) record.set(outer, (m = new Map()));
   m.set(inner, value);

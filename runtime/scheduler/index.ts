@@ -25,7 +25,11 @@ export { newNodeInfo, addPod, removePod } from './framework/node-info.ts';
 export type { ImageStateSummary, SchedNode, SchedNodeInfo } from './framework/node-info.ts';
 export { newPodInfo } from './framework/pod-info.ts';
 export type { HostPort, SchedPodInfo } from './framework/pod-info.ts';
-export { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, podRequests } from './framework/resources.ts';
+export {
+  DEFAULT_MEMORY_REQUEST,
+  DEFAULT_MILLI_CPU_REQUEST,
+  podRequests,
+} from './framework/resources.ts';
 export type { FullResource } from './framework/resources.ts';
 export { Snapshot } from './framework/snapshot.ts';
 export { isRejected, isSuccess, newStatus, statusMessage, success } from './framework/status.ts';
@@ -34,8 +38,18 @@ export { fitErrorMessage } from './fit-error.ts';
 export { scheduleOne } from './schedule-one.ts';
 export type { FitError, ScheduleInput, ScheduleOutcome } from './schedule-one.ts';
 export { numFeasibleNodesToFind, selectHost } from './select-host.ts';
-export { buildSchedulerConfig, defaultPlugins, defaultProfile, DEFAULT_SCHEDULER_NAME } from './profile.ts';
-export type { KubeSchedulerConfiguration, Profile, ProfileConfig, SchedulerConfig } from './profile.ts';
+export {
+  buildSchedulerConfig,
+  defaultPlugins,
+  defaultProfile,
+  DEFAULT_SCHEDULER_NAME,
+} from './profile.ts';
+export type {
+  KubeSchedulerConfiguration,
+  Profile,
+  ProfileConfig,
+  SchedulerConfig,
+} from './profile.ts';
 export { IN_TREE_REGISTRY } from './plugins/registry.ts';
 export type { PluginFactory } from './plugins/registry.ts';
 export { defaultNormalizeScore } from './plugins/helper/normalize-score.ts';

@@ -11,7 +11,11 @@ interface RawFitArgs {
   };
 }
 
-function validateShape(shape: RawFitArgs['scoringStrategy'] extends infer S ? S : never, path: string, errors: string[]): void {
+function validateShape(
+  shape: RawFitArgs['scoringStrategy'] extends infer S ? S : never,
+  path: string,
+  errors: string[],
+): void {
   const points = shape?.requestedToCapacityRatio?.shape ?? [];
   const p = `${path}.requestedToCapacityRatio.shape`;
   if (points.length === 0) {
@@ -21,11 +25,19 @@ function validateShape(shape: RawFitArgs['scoringStrategy'] extends infer S ? S 
   points.forEach((pt, i) => {
     const u = pt.utilization;
     const s = pt.score;
-    if (typeof u !== 'number' || u < 0 || u > 100) errors.push(`${p}[${i}].utilization: Invalid value: ${JSON.stringify(u)}: not in valid range [0, 100]`);
-    if (typeof s !== 'number' || s < 0 || s > 10) errors.push(`${p}[${i}].score: Invalid value: ${JSON.stringify(s)}: not in valid range [0, 10]`);
+    if (typeof u !== 'number' || u < 0 || u > 100)
+      errors.push(
+        `${p}[${i}].utilization: Invalid value: ${JSON.stringify(u)}: not in valid range [0, 100]`,
+      );
+    if (typeof s !== 'number' || s < 0 || s > 10)
+      errors.push(
+        `${p}[${i}].score: Invalid value: ${JSON.stringify(s)}: not in valid range [0, 10]`,
+      );
     const prev = points[i - 1]?.utilization;
     if (i > 0 && typeof u === 'number' && typeof prev === 'number' && u <= prev) {
-      errors.push(`${p}[${i}].utilization: Invalid value: ${u}: utilization values must be sorted in increasing order`);
+      errors.push(
+        `${p}[${i}].utilization: Invalid value: ${u}: utilization values must be sorted in increasing order`,
+      );
     }
   });
 }
@@ -36,14 +48,20 @@ export function validateFitArgs(raw: unknown, path: string): string[] {
   const p = `${path}.scoringStrategy`;
   if (!s) return errors;
   if (!STRATEGIES.includes(String(s.type))) {
-    errors.push(`${p}.type: Unsupported value: ${JSON.stringify(s.type)}: supported values: "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"`);
+    errors.push(
+      `${p}.type: Unsupported value: ${JSON.stringify(s.type)}: supported values: "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"`,
+    );
   }
   (s.resources ?? []).forEach((r, i) => {
     if (r.name !== 'cpu' && r.name !== 'memory' && r.name !== 'ephemeral-storage') {
-      errors.push(`${p}.resources[${i}].name: Unsupported value: ${JSON.stringify(r.name)}: supported values: "cpu", "memory", "ephemeral-storage"`);
+      errors.push(
+        `${p}.resources[${i}].name: Unsupported value: ${JSON.stringify(r.name)}: supported values: "cpu", "memory", "ephemeral-storage"`,
+      );
     }
     if (typeof r.weight !== 'number' || r.weight < 1 || r.weight > 100) {
-      errors.push(`${p}.resources[${i}].weight: Invalid value: ${JSON.stringify(r.weight)}: resource weight of ${String(r.name)} not in valid range [1, 100]`);
+      errors.push(
+        `${p}.resources[${i}].weight: Invalid value: ${JSON.stringify(r.weight)}: resource weight of ${String(r.name)} not in valid range [1, 100]`,
+      );
     }
   });
   if (s.type === 'RequestedToCapacityRatio') validateShape(s, p, errors);

@@ -142,7 +142,8 @@ function mergePluginSet(defaults: PluginSet | undefined, custom: PluginSet | und
 
 function mergePlugins(defaults: Plugins, custom: Plugins | undefined): Plugins {
   const out: Plugins = {};
-  for (const ep of ['multiPoint', ...EXTENSION_POINTS] as const) out[ep] = mergePluginSet(defaults[ep], custom?.[ep]);
+  for (const ep of ['multiPoint', ...EXTENSION_POINTS] as const)
+    out[ep] = mergePluginSet(defaults[ep], custom?.[ep]);
   return out;
 }
 
@@ -161,13 +162,19 @@ const IMPLEMENTS: Record<ExtensionPoint, (p: AnyPlugin) => boolean> = {
 };
 
 /** expandMultiPointPlugins for one extension point: names in run order, with score weights. */
-function expand(plugins: Plugins, ep: ExtensionPoint, instances: Map<string, AnyPlugin>): PluginRef[] {
+function expand(
+  plugins: Plugins,
+  ep: ExtensionPoint,
+  instances: Map<string, AnyPlugin>,
+): PluginRef[] {
   const explicit = plugins[ep]?.enabled ?? [];
   const explicitNames = new Set(explicit.map((p) => p.name));
   const disabled = new Set((plugins[ep]?.disabled ?? []).map((p) => p.name));
   const multi = (plugins.multiPoint?.enabled ?? []).filter((p) => {
     const inst = instances.get(p.name);
-    return inst !== undefined && IMPLEMENTS[ep](inst) && !disabled.has('*') && !disabled.has(p.name);
+    return (
+      inst !== undefined && IMPLEMENTS[ep](inst) && !disabled.has('*') && !disabled.has(p.name)
+    );
   });
   const multiNames = new Set(multi.map((p) => p.name));
   return [
@@ -182,7 +189,12 @@ export interface BuildOptions {
   registry?: Readonly<Record<string, PluginFactory>>;
 }
 
-function buildProfile(cfg: ProfileConfig, path: string, errors: string[], opts: BuildOptions): Profile | null {
+function buildProfile(
+  cfg: ProfileConfig,
+  path: string,
+  errors: string[],
+  opts: BuildOptions,
+): Profile | null {
   const registry = { ...IN_TREE_REGISTRY, ...opts.registry };
   const plugins = mergePlugins(defaultPlugins(), cfg.plugins);
   const args = new Map<string, unknown>();
@@ -198,12 +210,18 @@ function buildProfile(cfg: ProfileConfig, path: string, errors: string[], opts: 
   const instances = new Map<string, AnyPlugin>();
   const referenced = new Map<string, string>();
   for (const ep of ['multiPoint', ...EXTENSION_POINTS] as const) {
-    (plugins[ep]?.enabled ?? []).forEach((p, i) => referenced.set(p.name, `${path}.plugins.${ep}.enabled[${i}]`));
+    (plugins[ep]?.enabled ?? []).forEach((p, i) =>
+      referenced.set(p.name, `${path}.plugins.${ep}.enabled[${i}]`),
+    );
   }
   for (const [name, where] of referenced) {
     if (UNMODELED.has(name)) {
-      if ((cfg.plugins?.multiPoint?.enabled ?? []).some((p) => p.name === name) ||
-          EXTENSION_POINTS.some((ep) => (cfg.plugins?.[ep]?.enabled ?? []).some((p) => p.name === name))) {
+      if (
+        (cfg.plugins?.multiPoint?.enabled ?? []).some((p) => p.name === name) ||
+        EXTENSION_POINTS.some((ep) =>
+          (cfg.plugins?.[ep]?.enabled ?? []).some((p) => p.name === name),
+        )
+      ) {
         errors.push(`${where}: Unsupported value: "${name}": not modeled by this simulation`);
       }
       continue;
@@ -217,21 +235,30 @@ function buildProfile(cfg: ProfileConfig, path: string, errors: string[], opts: 
     instances.set(name, factory(a));
   }
   if (errors.length > 0) return null;
-  const pick = <T>(ep: ExtensionPoint) => expand(plugins, ep, instances).map((p) => instances.get(p.name) as T);
+  const pick = <T>(ep: ExtensionPoint) =>
+    expand(plugins, ep, instances).map((p) => instances.get(p.name) as T);
   const score = expand(plugins, 'score', instances).map((p, i) => {
     const weight = p.weight ?? 0;
     if (weight < 0 || !Number.isInteger(weight)) {
-      errors.push(`${path}.plugins.score.enabled[${i}].weight: Invalid value: ${weight}: must be a non-negative integer`);
+      errors.push(
+        `${path}.plugins.score.enabled[${i}].weight: Invalid value: ${weight}: must be a non-negative integer`,
+      );
     }
     return { plugin: instances.get(p.name) as ScorePlugin, weight: weight === 0 ? 1 : weight };
   });
   const queueSort = expand(plugins, 'queueSort', instances);
-  if (queueSort.length !== 1) errors.push(`${path}.plugins.queueSort: Invalid value: exactly one queue sort plugin must be enabled`);
-  if (expand(plugins, 'bind', instances).length === 0) errors.push(`${path}.plugins.bind: Required value: at least one bind plugin is needed`);
+  if (queueSort.length !== 1)
+    errors.push(
+      `${path}.plugins.queueSort: Invalid value: exactly one queue sort plugin must be enabled`,
+    );
+  if (expand(plugins, 'bind', instances).length === 0)
+    errors.push(`${path}.plugins.bind: Required value: at least one bind plugin is needed`);
   if (errors.length > 0) return null;
   return {
     schedulerName: cfg.schedulerName ?? DEFAULT_SCHEDULER_NAME,
-    ...(cfg.percentageOfNodesToScore === undefined ? {} : { percentageOfNodesToScore: cfg.percentageOfNodesToScore }),
+    ...(cfg.percentageOfNodesToScore === undefined
+      ? {}
+      : { percentageOfNodesToScore: cfg.percentageOfNodesToScore }),
     queueSort: queueSort[0]!.name,
     preFilter: pick('preFilter'),
     filter: pick('filter'),
@@ -252,14 +279,21 @@ function validPercentage(v: unknown, path: string, errors: string[]): void {
 }
 
 /** Parses and validates a configuration; undefined gives the default profile. */
-export function buildSchedulerConfig(config?: KubeSchedulerConfiguration, opts: BuildOptions = {}): ConfigResult {
+export function buildSchedulerConfig(
+  config?: KubeSchedulerConfiguration,
+  opts: BuildOptions = {},
+): ConfigResult {
   const cfg = config ?? {};
   const errors: string[] = [];
   if (cfg.apiVersion !== undefined && cfg.apiVersion !== API_VERSION) {
-    errors.push(`apiVersion: Unsupported value: "${cfg.apiVersion}": supported values: "${API_VERSION}"`);
+    errors.push(
+      `apiVersion: Unsupported value: "${cfg.apiVersion}": supported values: "${API_VERSION}"`,
+    );
   }
   if (cfg.kind !== undefined && cfg.kind !== 'KubeSchedulerConfiguration') {
-    errors.push(`kind: Unsupported value: "${cfg.kind}": supported values: "KubeSchedulerConfiguration"`);
+    errors.push(
+      `kind: Unsupported value: "${cfg.kind}": supported values: "KubeSchedulerConfiguration"`,
+    );
   }
   validPercentage(cfg.percentageOfNodesToScore, 'percentageOfNodesToScore', errors);
   const profileConfigs = cfg.profiles && cfg.profiles.length > 0 ? cfg.profiles : [{}];
@@ -278,7 +312,9 @@ export function buildSchedulerConfig(config?: KubeSchedulerConfiguration, opts: 
   return {
     ok: true,
     config: {
-      ...(cfg.percentageOfNodesToScore === undefined ? {} : { percentageOfNodesToScore: cfg.percentageOfNodesToScore }),
+      ...(cfg.percentageOfNodesToScore === undefined
+        ? {}
+        : { percentageOfNodesToScore: cfg.percentageOfNodesToScore }),
       profiles,
     },
   };
@@ -287,6 +323,9 @@ export function buildSchedulerConfig(config?: KubeSchedulerConfiguration, opts: 
 /** The default profile; throws only if the built-in defaults are broken (an invariant). */
 export function defaultProfile(): Profile {
   const r = buildSchedulerConfig();
-  if (!r.ok) throw new Error(`invariant violated: the default profile does not build: ${r.errors.join('; ')}`);
+  if (!r.ok)
+    throw new Error(
+      `invariant violated: the default profile does not build: ${r.errors.join('; ')}`,
+    );
   return r.config.profiles[0]!;
 }

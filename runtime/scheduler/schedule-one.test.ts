@@ -8,7 +8,13 @@ import type { Node, Pod, Taint } from '../api/index.ts';
 import { MAX_NODE_SCORE } from './framework/interface.ts';
 import { newPodInfo } from './framework/pod-info.ts';
 import { Snapshot } from './framework/snapshot.ts';
-import { FILTER_RESULT, FINAL_SCORE_RESULT, SCORE_RESULT, SELECTED_NODE, goJSON } from './annotations.ts';
+import {
+  FILTER_RESULT,
+  FINAL_SCORE_RESULT,
+  SCORE_RESULT,
+  SELECTED_NODE,
+  goJSON,
+} from './annotations.ts';
 import { buildSchedulerConfig, defaultProfile } from './profile.ts';
 import { scheduleOne, type ScheduleOutcome } from './schedule-one.ts';
 import { numFeasibleNodesToFind, selectHost } from './select-host.ts';
@@ -16,7 +22,13 @@ import { container, makeNode, makePod } from './testing-builders.ts';
 
 const CONTROL_PLANE: Taint = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
 
-function run(nodes: Node[], pods: Pod[], pod: Pod, seed = 1, nextStartNodeIndex = 0): ScheduleOutcome {
+function run(
+  nodes: Node[],
+  pods: Pod[],
+  pod: Pod,
+  seed = 1,
+  nextStartNodeIndex = 0,
+): ScheduleOutcome {
   const rng = createRng(seed);
   return scheduleOne({
     profile: defaultProfile(),
@@ -81,12 +93,19 @@ describe('FitError messages', () => {
   });
 
   it('a higher-priority pod nominates a node where evicting lower-priority pods makes room', () => {
-    const victim = makePod('low', { nodeName: 'b', priority: 0, containers: [container({ cpu: '3' })] });
+    const victim = makePod('low', {
+      nodeName: 'b',
+      priority: 0,
+      containers: [container({ cpu: '3' })],
+    });
     const pod = makePod('high', { priority: 1000, containers: [container({ cpu: '3' })] });
     const out = run([makeNode('a', { taints: [CONTROL_PLANE] }), makeNode('b')], [victim], pod);
     expect(out.kind).toBe('Unschedulable');
     if (out.kind !== 'Unschedulable') return;
-    expect(out.nominated).toEqual({ nominatedNodeName: 'b', victims: [{ namespace: 'default', name: 'low' }] });
+    expect(out.nominated).toEqual({
+      nominatedNodeName: 'b',
+      victims: [{ namespace: 'default', name: 'low' }],
+    });
     expect(out.fitError.message).toBe(
       '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }.',
     );
@@ -98,9 +117,19 @@ describe('FitError messages', () => {
 
 describe('choosing a node', () => {
   it('prefers the least allocated node and records why', () => {
-    const nodes = [makeNode('busy', { cpu: '4', memory: '8Gi' }), makeNode('idle', { cpu: '4', memory: '8Gi' })];
-    const existing = makePod('e', { nodeName: 'busy', containers: [container({ cpu: '2', memory: '4Gi' })] });
-    const out = run(nodes, [existing], makePod('p', { containers: [container({ cpu: '1', memory: '1Gi' })] }));
+    const nodes = [
+      makeNode('busy', { cpu: '4', memory: '8Gi' }),
+      makeNode('idle', { cpu: '4', memory: '8Gi' }),
+    ];
+    const existing = makePod('e', {
+      nodeName: 'busy',
+      containers: [container({ cpu: '2', memory: '4Gi' })],
+    });
+    const out = run(
+      nodes,
+      [existing],
+      makePod('p', { containers: [container({ cpu: '1', memory: '1Gi' })] }),
+    );
     expect(out.kind === 'Scheduled' && out.suggestedHost).toBe('idle');
     // LeastAllocated: busy cpu (4000-3000)*100/4000 = 25, memory (8-5)/8 = 37 -> 31; idle: 75, 87 -> 81
     // Balanced: busy |0.75 - 0.625|/2 = 0.0625 -> 93; idle |0.25 - 0.125|/2 -> 93
@@ -114,27 +143,46 @@ describe('choosing a node', () => {
     expect(out.annotations[SELECTED_NODE]).toBe('idle');
     expect(out.annotations[FILTER_RESULT]).toBe(
       goJSON({
-        busy: { NodeName: 'passed', NodeResourcesFit: 'passed', NodeUnschedulable: 'passed', TaintToleration: 'passed' },
-        idle: { NodeName: 'passed', NodeResourcesFit: 'passed', NodeUnschedulable: 'passed', TaintToleration: 'passed' },
+        busy: {
+          NodeName: 'passed',
+          NodeResourcesFit: 'passed',
+          NodeUnschedulable: 'passed',
+          TaintToleration: 'passed',
+        },
+        idle: {
+          NodeName: 'passed',
+          NodeResourcesFit: 'passed',
+          NodeUnschedulable: 'passed',
+          TaintToleration: 'passed',
+        },
       }),
     );
-    expect(out.annotations[FILTER_RESULT]!.startsWith('{"busy":{"NodeName":"passed","NodeResourcesFit"')).toBe(true);
+    expect(
+      out.annotations[FILTER_RESULT]!.startsWith('{"busy":{"NodeName":"passed","NodeResourcesFit"'),
+    ).toBe(true);
   });
 
   it('filter-result stops at the first failing plugin of each node', () => {
     const out = run([makeNode('a', { unschedulable: true }), makeNode('b')], [], makePod('p'));
-    expect(JSON.parse(out.annotations[FILTER_RESULT]!).a).toEqual({ NodeUnschedulable: 'node(s) were unschedulable' });
+    expect(JSON.parse(out.annotations[FILTER_RESULT]!).a).toEqual({
+      NodeUnschedulable: 'node(s) were unschedulable',
+    });
   });
 
   it('a single feasible node is chosen without scoring', () => {
     const out = run([makeNode('a', { taints: [CONTROL_PLANE] }), makeNode('b')], [], makePod('p'));
-    expect(out.kind === 'Scheduled' && [out.suggestedHost, out.evaluatedNodes, out.feasibleNodes]).toEqual(['b', 2, 1]);
+    expect(
+      out.kind === 'Scheduled' && [out.suggestedHost, out.evaluatedNodes, out.feasibleNodes],
+    ).toEqual(['b', 2, 1]);
     expect(out.annotations[SCORE_RESULT]).toBe('{}');
   });
 
   it('prefers the node with the image (ImageLocality)', () => {
     const MB = 1024 * 1024;
-    const nodes = [makeNode('plain'), makeNode('cached', { images: [{ names: ['app:v1'], sizeBytes: 800 * MB }] })];
+    const nodes = [
+      makeNode('plain'),
+      makeNode('cached', { images: [{ names: ['app:v1'], sizeBytes: 800 * MB }] }),
+    ];
     const out = run(nodes, [], makePod('p', { containers: [container({ image: 'app:v1' })] }));
     expect(out.kind === 'Scheduled' && out.suggestedHost).toBe('cached');
   });
@@ -149,7 +197,9 @@ describe('choosing a node', () => {
     const nodes = Array.from({ length: 200 }, (_, i) => makeNode(`n${String(i).padStart(3, '0')}`));
     const out = run(nodes, [], makePod('p'), 1, 150);
     // 200 nodes: 50 - 200/125 = 49% -> 98, raised to the minimum 100
-    expect(out.kind === 'Scheduled' && [out.feasibleNodes, out.nextStartNodeIndex]).toEqual([100, 50]);
+    expect(out.kind === 'Scheduled' && [out.feasibleNodes, out.nextStartNodeIndex]).toEqual([
+      100, 50,
+    ]);
   });
 });
 
@@ -164,19 +214,47 @@ describe('numFeasibleNodesToFind (TestNumFeasibleNodesToFind)', () => {
     ['set 1, 5000 nodes: 50 raised to 100', 1, 5000, 100],
     ['5000 nodes: 50 - 40 = 10%', undefined, 5000, 500],
   ];
-  for (const [name, pct, n, want] of cases) it(name, () => expect(numFeasibleNodesToFind(pct, n)).toBe(want));
+  for (const [name, pct, n, want] of cases)
+    it(name, () => expect(numFeasibleNodesToFind(pct, n)).toBe(want));
 });
 
 describe('selectHost (TestSelectHost)', () => {
   it('picks the only max and reports the top three', () => {
-    const r = selectHost([{ name: 'a', score: 1 }, { name: 'b', score: 2 }, { name: 'c', score: 3 }, { name: 'd', score: 0 }], 3, () => 0);
-    expect(r).toEqual({ host: 'c', top: [{ name: 'c', score: 3 }, { name: 'b', score: 2 }, { name: 'a', score: 1 }] });
+    const r = selectHost(
+      [
+        { name: 'a', score: 1 },
+        { name: 'b', score: 2 },
+        { name: 'c', score: 3 },
+        { name: 'd', score: 0 },
+      ],
+      3,
+      () => 0,
+    );
+    expect(r).toEqual({
+      host: 'c',
+      top: [
+        { name: 'c', score: 3 },
+        { name: 'b', score: 2 },
+        { name: 'a', score: 1 },
+      ],
+    });
   });
   it('every tied node can win, and ties are drawn from intn', () => {
     const seen = new Set<string>();
     const rng = createRng(7);
     for (let i = 0; i < 200; i++) {
-      seen.add(selectHost([{ name: 'x', score: 5 }, { name: 'y', score: 5 }, { name: 'z', score: 5 }, { name: 'w', score: 1 }], 3, (n) => rng.nextInt(n))!.host);
+      seen.add(
+        selectHost(
+          [
+            { name: 'x', score: 5 },
+            { name: 'y', score: 5 },
+            { name: 'z', score: 5 },
+            { name: 'w', score: 1 },
+          ],
+          3,
+          (n) => rng.nextInt(n),
+        )!.host,
+      );
     }
     expect([...seen].sort()).toEqual(['x', 'y', 'z']);
   });
@@ -188,7 +266,14 @@ describe('configuration', () => {
     const r = buildSchedulerConfig({
       apiVersion: 'kubescheduler.config.k8s.io/v1',
       kind: 'KubeSchedulerConfiguration',
-      profiles: [{ plugins: { multiPoint: { enabled: [{ name: 'ImageLocality', weight: 5 }] }, score: { disabled: [{ name: 'NodeResourcesBalancedAllocation' }] } } }],
+      profiles: [
+        {
+          plugins: {
+            multiPoint: { enabled: [{ name: 'ImageLocality', weight: 5 }] },
+            score: { disabled: [{ name: 'NodeResourcesBalancedAllocation' }] },
+          },
+        },
+      ],
     });
     expect(r.ok && r.config.profiles[0]!.score.map((s) => `${s.plugin.name}:${s.weight}`)).toEqual([
       'TaintToleration:3',
@@ -200,19 +285,47 @@ describe('configuration', () => {
   });
   it('default profile plugins per extension point', () => {
     const p = defaultProfile();
-    expect(p.filter.map((x) => x.name)).toEqual(['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread']);
-    expect(p.preFilter.map((x) => x.name)).toEqual(['NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread']);
+    expect(p.filter.map((x) => x.name)).toEqual([
+      'NodeUnschedulable',
+      'NodeName',
+      'TaintToleration',
+      'NodeAffinity',
+      'NodePorts',
+      'NodeResourcesFit',
+      'PodTopologySpread',
+    ]);
+    expect(p.preFilter.map((x) => x.name)).toEqual([
+      'NodeAffinity',
+      'NodePorts',
+      'NodeResourcesFit',
+      'PodTopologySpread',
+    ]);
     expect(p.postFilter.map((x) => x.name)).toEqual(['DefaultPreemption']);
     expect(p.bind.map((x) => x.name)).toEqual(['DefaultBinder']);
   });
   it('MostAllocated through pluginConfig packs pods', () => {
     const r = buildSchedulerConfig({
-      profiles: [{ pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated' } } }], plugins: { score: { disabled: [{ name: 'NodeResourcesBalancedAllocation' }] } } }],
+      profiles: [
+        {
+          pluginConfig: [
+            { name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'MostAllocated' } } },
+          ],
+          plugins: { score: { disabled: [{ name: 'NodeResourcesBalancedAllocation' }] } },
+        },
+      ],
     });
     if (!r.ok) throw new Error(r.errors.join('\n'));
     const nodes = [makeNode('empty'), makeNode('used')];
-    const snap = Snapshot.build(nodes, [makePod('e', { nodeName: 'used', containers: [container({ cpu: '2', memory: '1Gi' })] })]);
-    const out = scheduleOne({ profile: r.config.profiles[0]!, snapshot: snap, pod: makePod('p', { containers: [container({ cpu: '1', memory: '1Gi' })] }), intn: () => 0, nextStartNodeIndex: 0 });
+    const snap = Snapshot.build(nodes, [
+      makePod('e', { nodeName: 'used', containers: [container({ cpu: '2', memory: '1Gi' })] }),
+    ]);
+    const out = scheduleOne({
+      profile: r.config.profiles[0]!,
+      snapshot: snap,
+      pod: makePod('p', { containers: [container({ cpu: '1', memory: '1Gi' })] }),
+      intn: () => 0,
+      nextStartNodeIndex: 0,
+    });
     expect(out.kind === 'Scheduled' && out.suggestedHost).toBe('used');
   });
   it('reports clear errors', () => {
@@ -220,7 +333,17 @@ describe('configuration', () => {
       apiVersion: 'kubescheduler.config.k8s.io/v1beta2',
       percentageOfNodesToScore: 101,
       profiles: [
-        { plugins: { score: { enabled: [{ name: 'NoSuchPlugin' }] } }, pluginConfig: [{ name: 'NodeResourcesFit', args: { scoringStrategy: { type: 'Random', resources: [{ name: 'cpu', weight: 0 }] } } }] },
+        {
+          plugins: { score: { enabled: [{ name: 'NoSuchPlugin' }] } },
+          pluginConfig: [
+            {
+              name: 'NodeResourcesFit',
+              args: {
+                scoringStrategy: { type: 'Random', resources: [{ name: 'cpu', weight: 0 }] },
+              },
+            },
+          ],
+        },
         { plugins: { multiPoint: { enabled: [{ name: 'InterPodAffinity' }] } } },
       ],
     });
@@ -237,10 +360,27 @@ describe('configuration', () => {
   it("a learner's ScorePlugin plugs in through the out-of-tree registry", () => {
     const r = buildSchedulerConfig(
       { profiles: [{ plugins: { multiPoint: { enabled: [{ name: 'PreferB', weight: 50 }] } } }] },
-      { registry: { PreferB: () => ({ name: 'PreferB', score: (_s, _p, n) => [n.node?.name === 'b' ? 100 : 0, { code: 'Success', reasons: [] }], scoreExtensions: () => null }) } },
+      {
+        registry: {
+          PreferB: () => ({
+            name: 'PreferB',
+            score: (_s, _p, n) => [
+              n.node?.name === 'b' ? 100 : 0,
+              { code: 'Success', reasons: [] },
+            ],
+            scoreExtensions: () => null,
+          }),
+        },
+      },
     );
     if (!r.ok) throw new Error(r.errors.join('\n'));
-    const out = scheduleOne({ profile: r.config.profiles[0]!, snapshot: Snapshot.build([makeNode('a'), makeNode('b')]), pod: makePod('p'), intn: () => 0, nextStartNodeIndex: 0 });
+    const out = scheduleOne({
+      profile: r.config.profiles[0]!,
+      snapshot: Snapshot.build([makeNode('a'), makeNode('b')]),
+      pod: makePod('p'),
+      intn: () => 0,
+      nextStartNodeIndex: 0,
+    });
     expect(out.kind === 'Scheduled' && out.suggestedHost).toBe('b');
   });
 });
@@ -274,24 +414,47 @@ function buildCluster(ns: fc.RecordValue<typeof arbNode>[], ps: fc.RecordValue<t
       pods: n.pods,
       labels: { zone: n.zone },
       unschedulable: n.cordoned,
-      taints: [...(n.tainted ? [{ key: 'dedicated', value: 'x', effect: 'NoSchedule' as const }] : []), ...(n.prefer ? [{ key: 'soft', effect: 'PreferNoSchedule' as const }] : [])],
+      taints: [
+        ...(n.tainted ? [{ key: 'dedicated', value: 'x', effect: 'NoSchedule' as const }] : []),
+        ...(n.prefer ? [{ key: 'soft', effect: 'PreferNoSchedule' as const }] : []),
+      ],
     }),
   );
   const toPod = (p: fc.RecordValue<typeof arbPod>, name: string, nodeName?: string): Pod =>
     makePod(name, {
       labels: { app: p.app },
-      containers: [container({ ...(p.cpuM === undefined ? {} : { cpu: `${p.cpuM}m` }), ...(p.memMi === undefined ? {} : { memory: `${p.memMi}Mi` }) })],
+      containers: [
+        container({
+          ...(p.cpuM === undefined ? {} : { cpu: `${p.cpuM}m` }),
+          ...(p.memMi === undefined ? {} : { memory: `${p.memMi}Mi` }),
+        }),
+      ],
       ...(nodeName ? { nodeName } : {}),
       ...(p.zone ? { nodeSelector: { zone: p.zone } } : {}),
       ...(p.tolerate ? { tolerations: [{ key: 'dedicated', operator: 'Exists' as const }] } : {}),
-      ...(p.spread === 'none' ? {} : { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: p.spread, labelSelector: { matchLabels: { app: p.app } } }] }),
+      ...(p.spread === 'none'
+        ? {}
+        : {
+            topologySpreadConstraints: [
+              {
+                maxSkew: 1,
+                topologyKey: 'zone',
+                whenUnsatisfiable: p.spread,
+                labelSelector: { matchLabels: { app: p.app } },
+              },
+            ],
+          }),
     });
   const existing = ps.slice(1).map((p, i) => toPod(p, `e${i}`, `node-${p.where % ns.length}`));
   return { nodes, existing, pod: toPod(ps[0]!, 'incoming') };
 }
 
 describe('properties', () => {
-  const arbCluster = fc.tuple(fc.array(arbNode, { minLength: 1, maxLength: 8 }), fc.array(arbPod, { minLength: 1, maxLength: 12 }), fc.integer());
+  const arbCluster = fc.tuple(
+    fc.array(arbNode, { minLength: 1, maxLength: 8 }),
+    fc.array(arbPod, { minLength: 1, maxLength: 12 }),
+    fc.integer(),
+  );
 
   it('the chosen node passes every filter; an unschedulable pod has a reason for every node', () => {
     fc.assert(
@@ -300,7 +463,13 @@ describe('properties', () => {
         const snap = Snapshot.build(nodes, existing);
         const rng = createRng(seed);
         const profile = defaultProfile();
-        const out = scheduleOne({ profile, snapshot: snap, pod, intn: (n) => rng.nextInt(n), nextStartNodeIndex: 0 });
+        const out = scheduleOne({
+          profile,
+          snapshot: snap,
+          pod,
+          intn: (n) => rng.nextInt(n),
+          nextStartNodeIndex: 0,
+        });
         if (out.kind === 'Error') throw new Error(out.message);
         if (out.kind === 'Unschedulable') {
           expect(out.fitError.nodeToStatus.size).toBe(nodes.length);
@@ -308,12 +477,15 @@ describe('properties', () => {
         }
         const state = new Map();
         const info = newPodInfo(pod);
-        for (const pl of profile.preFilter) pl.preFilter(state, info, { allNodes: snap.nodeInfoList });
+        for (const pl of profile.preFilter)
+          pl.preFilter(state, info, { allNodes: snap.nodeInfoList });
         const chosen = snap.get(out.suggestedHost)!;
         const filters = JSON.parse(out.annotations[FILTER_RESULT]!)[out.suggestedHost];
         for (const v of Object.values(filters)) expect(v).toBe('passed');
         // re-check the resource fit directly, independent of the recorded annotations
-        expect(chosen.requested.milliCPU + info.requests.milliCPU).toBeLessThanOrEqual(chosen.allocatable.milliCPU);
+        expect(chosen.requested.milliCPU + info.requests.milliCPU).toBeLessThanOrEqual(
+          chosen.allocatable.milliCPU,
+        );
         expect(chosen.pods.length + 1).toBeLessThanOrEqual(chosen.allocatable.allowedPodNumber);
       }),
       { seed: 20260101, numRuns: 150, verbose: true },
@@ -327,7 +499,9 @@ describe('properties', () => {
         const out = run(nodes, existing, pod, seed);
         if (out.kind !== 'Scheduled' || out.topNodes.length === 0) return;
         const weights = new Map(defaultProfile().score.map((s) => [s.plugin.name, s.weight]));
-        const final: Record<string, Record<string, string>> = JSON.parse(out.annotations[FINAL_SCORE_RESULT]!);
+        const final: Record<string, Record<string, string>> = JSON.parse(
+          out.annotations[FINAL_SCORE_RESULT]!,
+        );
         for (const perPlugin of Object.values(final)) {
           for (const [plugin, v] of Object.entries(perPlugin)) {
             expect(Number(v)).toBeGreaterThanOrEqual(0);

@@ -5,7 +5,14 @@
 // rotating start index (upstream runs them in parallel; the set found can differ there).
 // The snapshot is read, never changed: the caller assumes the pod on the chosen node.
 import type { Pod } from '../api/index.ts';
-import { MAX_NODE_SCORE, MIN_NODE_SCORE, type CycleState, type Intn, type NodeScore, type Status } from './framework/interface.ts';
+import {
+  MAX_NODE_SCORE,
+  MIN_NODE_SCORE,
+  type CycleState,
+  type Intn,
+  type NodeScore,
+  type Status,
+} from './framework/interface.ts';
 import type { CycleContext, PostFilterResult } from './framework/cycle.ts';
 import type { SchedNodeInfo } from './framework/node-info.ts';
 import { newPodInfo, type SchedPodInfo } from './framework/pod-info.ts';
@@ -22,7 +29,11 @@ import {
 } from './annotations.ts';
 import { fitErrorMessage } from './fit-error.ts';
 import type { Profile } from './profile.ts';
-import { NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT, numFeasibleNodesToFind, selectHost } from './select-host.ts';
+import {
+  NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT,
+  numFeasibleNodesToFind,
+  selectHost,
+} from './select-host.ts';
 
 export interface ScheduleInput {
   profile: Profile;
@@ -77,12 +88,19 @@ interface Cycle {
 }
 
 /** RunFilterPlugins: stops at the first plugin that does not return Success. */
-function runFilters(c: Cycle, state: CycleState, pod: SchedPodInfo, info: SchedNodeInfo, record: boolean): [Status, string] {
+function runFilters(
+  c: Cycle,
+  state: CycleState,
+  pod: SchedPodInfo,
+  info: SchedNodeInfo,
+  record: boolean,
+): [Status, string] {
   const name = info.node?.name ?? '';
   for (const pl of c.input.profile.filter) {
     if (c.skipFilter.has(pl.name)) continue;
     const s = pl.filter(state, pod, info);
-    if (record) put(c.record.filter, name, pl.name, isSuccess(s) ? PASSED_FILTER_MESSAGE : statusMessage(s));
+    if (record)
+      put(c.record.filter, name, pl.name, isSuccess(s) ? PASSED_FILTER_MESSAGE : statusMessage(s));
     if (!isSuccess(s)) return [s, pl.name];
   }
   return [success(), ''];
@@ -92,12 +110,19 @@ type Step<T> = { ok: true; value: T } | { ok: false; outcome: ScheduleOutcome };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-function finish(c: Cycle, nextStart: number, rest: DistributiveOmit<ScheduleOutcome, keyof Common>): ScheduleOutcome {
+function finish(
+  c: Cycle,
+  nextStart: number,
+  rest: DistributiveOmit<ScheduleOutcome, keyof Common>,
+): ScheduleOutcome {
   const outcome = { ...rest, nextStartNodeIndex: nextStart, record: c.record } as ScheduleOutcome;
   // The annotations are rendered on first read (once per pod, by whoever writes them to the pod):
   // serializing thousands of per-node entries is the costliest step of a cycle on big clusters.
   let rendered: Record<string, string> | undefined;
-  Object.defineProperty(outcome, 'annotations', { enumerable: true, get: () => (rendered ??= toAnnotations(c.record)) });
+  Object.defineProperty(outcome, 'annotations', {
+    enumerable: true,
+    get: () => (rendered ??= toAnnotations(c.record)),
+  });
   return outcome;
 }
 
@@ -112,7 +137,10 @@ function runPreFilter(c: Cycle): Step<Status> {
     if (isRejected(s)) return { ok: true, value: { code: s.code, reasons: s.reasons } };
     if (!isSuccess(s)) {
       const msg = `running PreFilter plugin "${pl.name}": ${statusMessage(s)}`;
-      return { ok: false, outcome: finish(c, c.input.nextStartNodeIndex, { kind: 'Error', message: msg }) };
+      return {
+        ok: false,
+        outcome: finish(c, c.input.nextStartNodeIndex, { kind: 'Error', message: msg }),
+      };
     }
   }
   return { ok: true, value: success() };
@@ -127,10 +155,12 @@ function unschedulableOutcome(
 ): ScheduleOutcome {
   let nominated: PostFilterResult | null = null;
   let postFilterMsg = '';
-  const filterFn = (st: CycleState, p: SchedPodInfo, info: SchedNodeInfo) => runFilters(c, st, p, info, false)[0];
+  const filterFn = (st: CycleState, p: SchedPodInfo, info: SchedNodeInfo) =>
+    runFilters(c, st, p, info, false)[0];
   for (const pl of c.input.profile.postFilter) {
     const [result, s] = pl.postFilter(c.state, c.pod, nodeToStatus, c.ctx, filterFn);
-    for (const node of nodeToStatus.keys()) if (!c.record.postFilter.has(node)) c.record.postFilter.set(node, new Map());
+    for (const node of nodeToStatus.keys())
+      if (!c.record.postFilter.has(node)) c.record.postFilter.set(node, new Map());
     if (isSuccess(s) && result) {
       nominated = result;
       put(c.record.postFilter, result.nominatedNodeName, pl.name, POST_FILTER_NOMINATED_MESSAGE);
@@ -141,12 +171,26 @@ function unschedulableOutcome(
   }
   const numAllNodes = c.ctx.allNodes.length;
   const message = fitErrorMessage(numAllNodes, preFilterMsg, nodeToStatus, postFilterMsg);
-  const fitError: FitError = { numAllNodes, nodeToStatus, preFilterMsg, postFilterMsg, unschedulablePlugins: plugins, message };
+  const fitError: FitError = {
+    numAllNodes,
+    nodeToStatus,
+    preFilterMsg,
+    postFilterMsg,
+    unschedulablePlugins: plugins,
+    message,
+  };
   return finish(c, nextStart, { kind: 'Unschedulable', fitError, nominated });
 }
 
 /** findNodesThatPassFilters: walks nodes from the start index until enough are feasible. */
-function findFeasible(c: Cycle): Step<{ feasible: SchedNodeInfo[]; statuses: Map<string, Status>; plugins: Set<string>; nextStart: number }> {
+function findFeasible(
+  c: Cycle,
+): Step<{
+  feasible: SchedNodeInfo[];
+  statuses: Map<string, Status>;
+  plugins: Set<string>;
+  nextStart: number;
+}> {
   const all = c.ctx.allNodes;
   const n = all.length;
   const percentage = c.input.profile.percentageOfNodesToScore ?? c.input.percentageOfNodesToScore;
@@ -168,7 +212,10 @@ function findFeasible(c: Cycle): Step<{ feasible: SchedNodeInfo[]; statuses: Map
     }
   }
   const processed = feasible.length + statuses.size;
-  return { ok: true, value: { feasible, statuses, plugins, nextStart: n === 0 ? 0 : (start + processed) % n } };
+  return {
+    ok: true,
+    value: { feasible, statuses, plugins, nextStart: n === 0 ? 0 : (start + processed) % n },
+  };
 }
 
 function runPreScore(c: Cycle, nodes: SchedNodeInfo[]): Status {
@@ -176,7 +223,8 @@ function runPreScore(c: Cycle, nodes: SchedNodeInfo[]): Status {
     const s = pl.preScore(c.state, c.pod, nodes, c.ctx);
     c.record.preScore.set(pl.name, isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s));
     if (s.code === 'Skip') c.skipScore.add(pl.name);
-    else if (!isSuccess(s)) return errorStatus(`running PreScore plugin "${pl.name}": ${statusMessage(s)}`);
+    else if (!isSuccess(s))
+      return errorStatus(`running PreScore plugin "${pl.name}": ${statusMessage(s)}`);
   }
   return success();
 }
@@ -185,12 +233,14 @@ function runPreScore(c: Cycle, nodes: SchedNodeInfo[]): Status {
 function prioritize(c: Cycle, nodes: SchedNodeInfo[]): Step<NodeScore[]> {
   const totals = nodes.map((n) => ({ name: n.node!.name, score: 0 }));
   const plugins = c.input.profile.score.filter((s) => !c.skipScore.has(s.plugin.name));
-  if (c.input.profile.score.length === 0) return { ok: true, value: totals.map((t) => ({ ...t, score: 1 })) };
+  if (c.input.profile.score.length === 0)
+    return { ok: true, value: totals.map((t) => ({ ...t, score: 1 })) };
   for (const { plugin, weight } of plugins) {
     let scores: NodeScore[] = [];
     for (const info of nodes) {
       const [score, s] = plugin.score(c.state, c.pod, info);
-      if (!isSuccess(s)) return fail(c, `running Score plugin "${plugin.name}": ${statusMessage(s)}`);
+      if (!isSuccess(s))
+        return fail(c, `running Score plugin "${plugin.name}": ${statusMessage(s)}`);
       scores.push({ name: info.node!.name, score });
       put(c.record.score, info.node!.name, plugin.name, String(score));
       put(c.record.finalScore, info.node!.name, plugin.name, String(score * weight));
@@ -200,12 +250,16 @@ function prioritize(c: Cycle, nodes: SchedNodeInfo[]): Step<NodeScore[]> {
       const [normalized, s] = ext.normalizeScore(c.state, c.pod, scores);
       if (!isSuccess(s)) return fail(c, `running Normalize on Score plugins: ${statusMessage(s)}`);
       scores = normalized;
-      for (const ns of scores) put(c.record.finalScore, ns.name, plugin.name, String(ns.score * weight));
+      for (const ns of scores)
+        put(c.record.finalScore, ns.name, plugin.name, String(ns.score * weight));
     }
     for (let i = 0; i < scores.length; i++) {
       const ns = scores[i]!;
       if (ns.score < MIN_NODE_SCORE || ns.score > MAX_NODE_SCORE) {
-        return fail(c, `plugin "${plugin.name}" returns an invalid score ${ns.score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`);
+        return fail(
+          c,
+          `plugin "${plugin.name}" returns an invalid score ${ns.score}, it should in the range of [${MIN_NODE_SCORE}, ${MAX_NODE_SCORE}] after normalizing`,
+        );
       }
       totals[i]!.score += ns.score * weight;
     }
@@ -231,7 +285,10 @@ function reserveAndPermit(c: Cycle, host: string): Status {
   }
   for (const pl of c.input.profile.permit) {
     const [s, timeoutMs] = pl.permit(c.state, c.pod, host);
-    c.record.permit.set(pl.name, isSuccess(s) ? SUCCESS_MESSAGE : s.code === 'Wait' ? 'wait' : statusMessage(s));
+    c.record.permit.set(
+      pl.name,
+      isSuccess(s) ? SUCCESS_MESSAGE : s.code === 'Wait' ? 'wait' : statusMessage(s),
+    );
     c.record.permitTimeout.set(pl.name, `${timeoutMs / 1000}s`);
     if (!isSuccess(s) && s.code !== 'Wait') {
       for (const r of [...reserved].reverse()) r.unreserve(c.state, c.pod, host);
@@ -243,7 +300,8 @@ function reserveAndPermit(c: Cycle, host: string): Status {
 
 /** schedulePod for one pod: the chosen node, or why none fits (with the simulator's annotations). */
 export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
-  const pod = 'pod' in input.pod && 'requests' in input.pod ? input.pod : newPodInfo(input.pod as Pod);
+  const pod =
+    'pod' in input.pod && 'requests' in input.pod ? input.pod : newPodInfo(input.pod as Pod);
   const c: Cycle = {
     input,
     pod,
@@ -254,13 +312,20 @@ export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
     skipScore: new Set(),
   };
   const all = c.ctx.allNodes;
-  if (all.length === 0) return finish(c, 0, { kind: 'Error', message: 'no nodes available to schedule pods' });
+  if (all.length === 0)
+    return finish(c, 0, { kind: 'Error', message: 'no nodes available to schedule pods' });
   const pre = runPreFilter(c);
   if (!pre.ok) return pre.outcome;
   if (!isSuccess(pre.value)) {
     const statuses = new Map(all.map((n) => [n.node?.name ?? '', pre.value]));
     const plugin = [...c.record.preFilterStatus.keys()].at(-1) ?? '';
-    return unschedulableOutcome(c, input.nextStartNodeIndex, statuses, statusMessage(pre.value), new Set([plugin]));
+    return unschedulableOutcome(
+      c,
+      input.nextStartNodeIndex,
+      statuses,
+      statusMessage(pre.value),
+      new Set([plugin]),
+    );
   }
   const found = findFeasible(c);
   if (!found.ok) return found.outcome;
@@ -271,16 +336,37 @@ export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
     return scheduled(c, nextStart, host, 1 + statuses.size, 1, []);
   }
   const preScore = runPreScore(c, feasible);
-  if (!isSuccess(preScore)) return finish(c, nextStart, { kind: 'Error', message: statusMessage(preScore) });
+  if (!isSuccess(preScore))
+    return finish(c, nextStart, { kind: 'Error', message: statusMessage(preScore) });
   const totals = prioritize(c, feasible);
   if (!totals.ok) return { ...totals.outcome, nextStartNodeIndex: nextStart };
   const chosen = selectHost(totals.value, NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT, input.intn)!;
-  return scheduled(c, nextStart, chosen.host, feasible.length + statuses.size, feasible.length, chosen.top);
+  return scheduled(
+    c,
+    nextStart,
+    chosen.host,
+    feasible.length + statuses.size,
+    feasible.length,
+    chosen.top,
+  );
 }
 
-function scheduled(c: Cycle, nextStart: number, host: string, evaluated: number, feasibleCount: number, top: NodeScore[]): ScheduleOutcome {
+function scheduled(
+  c: Cycle,
+  nextStart: number,
+  host: string,
+  evaluated: number,
+  feasibleCount: number,
+  top: NodeScore[],
+): ScheduleOutcome {
   const s = reserveAndPermit(c, host);
   if (!isSuccess(s)) return finish(c, nextStart, { kind: 'Error', message: statusMessage(s) });
   c.record.selectedNode = host;
-  return finish(c, nextStart, { kind: 'Scheduled', suggestedHost: host, evaluatedNodes: evaluated, feasibleNodes: feasibleCount, topNodes: top });
+  return finish(c, nextStart, {
+    kind: 'Scheduled',
+    suggestedHost: host,
+    evaluatedNodes: evaluated,
+    feasibleNodes: feasibleCount,
+    topNodes: top,
+  });
 }

@@ -13,12 +13,16 @@ export const NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT = 3;
  * otherwise percentageOfNodesToScore (0 or unset: the adaptive 50 - numAllNodes/125, at least 5%)
  * of the nodes, but never fewer than 100.
  */
-export function numFeasibleNodesToFind(percentageOfNodesToScore: number | undefined, numAllNodes: number): number {
+export function numFeasibleNodesToFind(
+  percentageOfNodesToScore: number | undefined,
+  numAllNodes: number,
+): number {
   if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
   let percentage = percentageOfNodesToScore ?? 0;
   if (percentage === 0) {
     percentage = 50 - Math.trunc(numAllNodes / 125);
-    if (percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+    if (percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+      percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
   }
   const numNodes = Math.trunc((numAllNodes * percentage) / 100);
   return numNodes < MIN_FEASIBLE_NODES_TO_FIND ? MIN_FEASIBLE_NODES_TO_FIND : numNodes;

@@ -24,7 +24,10 @@ export function makeNode(name: string, o: NodeOptions = {}): Node {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name, labels: { 'kubernetes.io/hostname': name, ...o.labels } },
-    spec: { ...(o.taints ? { taints: o.taints } : {}), ...(o.unschedulable ? { unschedulable: true } : {}) },
+    spec: {
+      ...(o.taints ? { taints: o.taints } : {}),
+      ...(o.unschedulable ? { unschedulable: true } : {}),
+    },
     status: { capacity: allocatable, allocatable, images: o.images ?? [] },
   };
 }

@@ -24,7 +24,11 @@ export interface CycleContext {
 
 /** framework.PreFilterPlugin: runs once per pod; Skip disables this plugin's Filter for the cycle. */
 export interface PreFilterPlugin extends Plugin {
-  preFilter(state: CycleState, pod: SchedPodInfo, ctx: CycleContext): [PreFilterResult | null, Status];
+  preFilter(
+    state: CycleState,
+    pod: SchedPodInfo,
+    ctx: CycleContext,
+  ): [PreFilterResult | null, Status];
 }
 
 /** framework.FilterPlugin: may this pod run on this node? */
@@ -55,7 +59,12 @@ export interface PostFilterPlugin extends Plugin {
 
 /** framework.PreScorePlugin: runs once before scoring, over the feasible nodes. */
 export interface PreScorePlugin extends Plugin {
-  preScore(state: CycleState, pod: SchedPodInfo, nodes: readonly SchedNodeInfo[], ctx: CycleContext): Status;
+  preScore(
+    state: CycleState,
+    pod: SchedPodInfo,
+    nodes: readonly SchedNodeInfo[],
+    ctx: CycleContext,
+  ): Status;
 }
 
 /** framework.ReservePlugin: claims per-node state before binding; Unreserve rolls it back. */
@@ -82,7 +91,14 @@ export interface EnqueueExtensions extends Plugin {
 /** framework.ClusterEvent: a resource and what happened to it. */
 export interface ClusterEvent {
   resource: 'Pod' | 'Node' | '*';
-  action: 'Add' | 'Delete' | 'Update' | 'UpdateNodeLabel' | 'UpdateNodeTaint' | 'UpdateNodeAllocatable' | '*';
+  action:
+    | 'Add'
+    | 'Delete'
+    | 'Update'
+    | 'UpdateNodeLabel'
+    | 'UpdateNodeTaint'
+    | 'UpdateNodeAllocatable'
+    | '*';
 }
 
 /** Any plugin the profile may hold: the union of the extension points it implements. */
@@ -99,9 +115,11 @@ export type AnyPlugin = Plugin &
       Omit<EnqueueExtensions, 'name'>
   >;
 
-export const isPreFilter = (p: AnyPlugin): p is PreFilterPlugin => typeof p.preFilter === 'function';
+export const isPreFilter = (p: AnyPlugin): p is PreFilterPlugin =>
+  typeof p.preFilter === 'function';
 export const isFilter = (p: AnyPlugin): p is FilterPlugin => typeof p.filter === 'function';
-export const isPostFilter = (p: AnyPlugin): p is PostFilterPlugin => typeof p.postFilter === 'function';
+export const isPostFilter = (p: AnyPlugin): p is PostFilterPlugin =>
+  typeof p.postFilter === 'function';
 export const isPreScore = (p: AnyPlugin): p is PreScorePlugin => typeof p.preScore === 'function';
 export const isScore = (p: AnyPlugin): p is ScorePlugin => typeof p.score === 'function';
 export const isReserve = (p: AnyPlugin): p is ReservePlugin => typeof p.reserve === 'function';

@@ -47,7 +47,8 @@ export class Snapshot {
   addNode(node: Node): SchedNodeInfo {
     const info = newNodeInfo(node);
     const name = info.node!.name;
-    if (this.byName.has(name)) throw new Error(`invariant violated: node ${name} added twice to the snapshot`);
+    if (this.byName.has(name))
+      throw new Error(`invariant violated: node ${name} added twice to the snapshot`);
     for (const [image, state] of info.imageStates) {
       const shared = this.images.get(image);
       if (shared) {

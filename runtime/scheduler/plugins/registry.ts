@@ -9,8 +9,15 @@ import { newImageLocality } from './imagelocality/image-locality.ts';
 import { newNodeAffinity } from './nodeaffinity/node-affinity.ts';
 import { newNodeName } from './nodename/node-name.ts';
 import { newNodePorts } from './nodeports/node-ports.ts';
-import { newBalancedAllocation, type BalancedAllocationArgs } from './noderesources/balanced-allocation.ts';
-import { DEFAULT_FIT_ARGS, newNodeResourcesFit, type NodeResourcesFitArgs } from './noderesources/fit.ts';
+import {
+  newBalancedAllocation,
+  type BalancedAllocationArgs,
+} from './noderesources/balanced-allocation.ts';
+import {
+  DEFAULT_FIT_ARGS,
+  newNodeResourcesFit,
+  type NodeResourcesFitArgs,
+} from './noderesources/fit.ts';
 import { newNodeUnschedulable } from './nodeunschedulable/node-unschedulable.ts';
 import { newPodTopologySpread } from './podtopologyspread/pod-topology-spread.ts';
 import { newTaintToleration } from './tainttoleration/taint-toleration.ts';
@@ -24,7 +31,9 @@ function withFitDefaults(args: unknown): NodeResourcesFitArgs {
     scoringStrategy: {
       type: s.type ?? 'LeastAllocated',
       resources: s.resources ?? DEFAULT_FIT_ARGS.scoringStrategy.resources,
-      ...(s.requestedToCapacityRatio ? { requestedToCapacityRatio: s.requestedToCapacityRatio } : {}),
+      ...(s.requestedToCapacityRatio
+        ? { requestedToCapacityRatio: s.requestedToCapacityRatio }
+        : {}),
     },
   };
 }
@@ -42,7 +51,8 @@ export const IN_TREE_REGISTRY: Readonly<Record<string, PluginFactory>> = {
   NodeResourcesFit: (args) => newNodeResourcesFit(withFitDefaults(args)),
   PodTopologySpread: () => newPodTopologySpread(),
   DefaultPreemption: () => newDefaultPreemption(),
-  NodeResourcesBalancedAllocation: (args) => newBalancedAllocation(args as BalancedAllocationArgs | undefined),
+  NodeResourcesBalancedAllocation: (args) =>
+    newBalancedAllocation(args as BalancedAllocationArgs | undefined),
   ImageLocality: () => newImageLocality(),
   DefaultBinder: () => newDefaultBinder(),
 };

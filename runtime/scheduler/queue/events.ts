@@ -13,7 +13,14 @@ export const PLUGIN_EVENTS: Readonly<Record<string, readonly ClusterEvent[]>> = 
   NodeResourcesFit: [pod('Delete'), pod('Update'), node('Add'), node('UpdateNodeAllocatable')],
   TaintToleration: [node('Add'), node('UpdateNodeTaint'), pod('Update')],
   NodeAffinity: [node('Add'), node('UpdateNodeLabel')],
-  PodTopologySpread: [pod('Add'), pod('Update'), pod('Delete'), node('Add'), node('Delete'), node('UpdateNodeLabel')],
+  PodTopologySpread: [
+    pod('Add'),
+    pod('Update'),
+    pod('Delete'),
+    node('Add'),
+    node('Delete'),
+    node('UpdateNodeLabel'),
+  ],
 };
 
 function matches(registered: ClusterEvent, event: ClusterEvent): boolean {
@@ -26,7 +33,10 @@ function matches(registered: ClusterEvent, event: ClusterEvent): boolean {
  * Whether `event` may help a pod that these plugins rejected. No recorded plugins (an error,
  * or a plugin we know nothing about, such as a learner's) means any event may help.
  */
-export function eventMayHelp(event: ClusterEvent, unschedulablePlugins: ReadonlySet<string>): boolean {
+export function eventMayHelp(
+  event: ClusterEvent,
+  unschedulablePlugins: ReadonlySet<string>,
+): boolean {
   if (unschedulablePlugins.size === 0) return true;
   for (const plugin of unschedulablePlugins) {
     const registered = PLUGIN_EVENTS[plugin];

@@ -17,7 +17,12 @@ describe('activeQ order', () => {
     q.add(pod('mid-late', 10), 2);
     q.add(pod('mid-early', 10), 1);
     q.add(pod('high', 100), 3);
-    expect([1, 2, 3, 4].map(() => q.pop(5)?.key)).toEqual(['default/high', 'default/mid-early', 'default/mid-late', 'default/low']);
+    expect([1, 2, 3, 4].map(() => q.pop(5)?.key)).toEqual([
+      'default/high',
+      'default/mid-early',
+      'default/mid-late',
+      'default/low',
+    ]);
     expect(q.pop(5)).toBeUndefined();
   });
 });
@@ -25,7 +30,9 @@ describe('activeQ order', () => {
 describe('back-off (TestBackOffFlow)', () => {
   it('doubles from 1s and caps at 10s', () => {
     const q = new SchedulingQueue();
-    expect([1, 2, 3, 4, 5, 6, 10].map((a) => q.backoffDurationMs(a))).toEqual([1000, 2000, 4000, 8000, 10000, 10000, 10000]);
+    expect([1, 2, 3, 4, 5, 6, 10].map((a) => q.backoffDurationMs(a))).toEqual([
+      1000, 2000, 4000, 8000, 10000, 10000, 10000,
+    ]);
   });
 
   it('a pod that failed after a move request waits in backoffQ, then returns to activeQ', () => {
@@ -60,7 +67,9 @@ describe('unschedulablePods', () => {
     const q = parked(['NodeAffinity']);
     expect(q.pending().unschedulable).toEqual(['default/p']);
     expect(q.moveAllToActiveOrBackoffQueue({ resource: 'Pod', action: 'Delete' }, 5000)).toBe(0);
-    expect(q.moveAllToActiveOrBackoffQueue({ resource: 'Node', action: 'UpdateNodeLabel' }, 5000)).toBe(1);
+    expect(
+      q.moveAllToActiveOrBackoffQueue({ resource: 'Node', action: 'UpdateNodeLabel' }, 5000),
+    ).toBe(1);
     expect(q.pending().active).toEqual(['default/p']); // back-off (1s from t=0) already over
   });
 
@@ -92,23 +101,32 @@ describe('unschedulablePods', () => {
 describe('KeyedHeap', () => {
   it('pops in order after random pushes and deletes', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: -100, max: 100 }), fc.boolean())), (ops) => {
-        const h = new KeyedHeap<number>((a, b) => a < b);
-        const model = new Map<string, number>();
-        for (const [k, v, del] of ops) {
-          const key = `k${k}`;
-          if (del) {
-            h.delete(key);
-            model.delete(key);
-          } else {
-            h.push(key, v);
-            model.set(key, v);
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 50 }),
+            fc.integer({ min: -100, max: 100 }),
+            fc.boolean(),
+          ),
+        ),
+        (ops) => {
+          const h = new KeyedHeap<number>((a, b) => a < b);
+          const model = new Map<string, number>();
+          for (const [k, v, del] of ops) {
+            const key = `k${k}`;
+            if (del) {
+              h.delete(key);
+              model.delete(key);
+            } else {
+              h.push(key, v);
+              model.set(key, v);
+            }
           }
-        }
-        const out: number[] = [];
-        for (let v = h.pop(); v !== undefined; v = h.pop()) out.push(v);
-        expect(out).toEqual([...model.values()].sort((a, b) => a - b));
-      }),
+          const out: number[] = [];
+          for (let v = h.pop(); v !== undefined; v = h.pop()) out.push(v);
+          expect(out).toEqual([...model.values()].sort((a, b) => a - b));
+        },
+      ),
       { seed: 20260104, numRuns: 200, verbose: true },
     );
   });

@@ -39,14 +39,19 @@ export interface QueueOptions {
 export const podKey = (p: SchedPodInfo): string => `${p.namespace}/${p.name}`;
 
 const activeLess = (a: QueuedPodInfo, b: QueuedPodInfo): boolean =>
-  prioritySortLess({ priority: a.pod.priority, timestampMs: a.timestampMs }, { priority: b.pod.priority, timestampMs: b.timestampMs });
+  prioritySortLess(
+    { priority: a.pod.priority, timestampMs: a.timestampMs },
+    { priority: b.pod.priority, timestampMs: b.timestampMs },
+  );
 
 export class SchedulingQueue {
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly maxInUnschedulableMs: number;
   private readonly activeQ = new KeyedHeap<QueuedPodInfo>(activeLess);
-  private readonly backoffQ = new KeyedHeap<QueuedPodInfo>((a, b) => this.backoffExpiryMs(a) < this.backoffExpiryMs(b));
+  private readonly backoffQ = new KeyedHeap<QueuedPodInfo>(
+    (a, b) => this.backoffExpiryMs(a) < this.backoffExpiryMs(b),
+  );
   private readonly unschedulable = new Map<string, QueuedPodInfo>();
   /** Incremented on every Pop: the scheduling cycle the popped pod belongs to. */
   private schedulingCycle = 0;
@@ -56,7 +61,8 @@ export class SchedulingQueue {
   constructor(opts: QueueOptions = {}) {
     this.initialBackoffMs = opts.podInitialBackoffMs ?? DEFAULT_POD_INITIAL_BACKOFF_MS;
     this.maxBackoffMs = opts.podMaxBackoffMs ?? DEFAULT_POD_MAX_BACKOFF_MS;
-    this.maxInUnschedulableMs = opts.podMaxInUnschedulablePodsDurationMs ?? DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS;
+    this.maxInUnschedulableMs =
+      opts.podMaxInUnschedulablePodsDurationMs ?? DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION_MS;
   }
 
   /** The cycle number of the most recent Pop. */
@@ -70,14 +76,19 @@ export class SchedulingQueue {
     this.backoffQ.delete(key);
     this.unschedulable.delete(key);
     const existing = this.activeQ.get(key);
-    this.activeQ.push(key, existing ? { ...existing, pod } : {
+    this.activeQ.push(
       key,
-      pod,
-      timestampMs: nowMs,
-      initialAttemptTimestampMs: null,
-      attempts: 0,
-      unschedulablePlugins: new Set(),
-    });
+      existing
+        ? { ...existing, pod }
+        : {
+            key,
+            pod,
+            timestampMs: nowMs,
+            initialAttemptTimestampMs: null,
+            attempts: 0,
+            unschedulablePlugins: new Set(),
+          },
+    );
   }
 
   /** Pop: the highest-priority, oldest pod of activeQ, its attempt counted; undefined when empty. */
@@ -113,9 +124,23 @@ export class SchedulingQueue {
    * unless a move request arrived since that cycle began (then the event it missed may already
    * have helped: backoffQ), or it failed with an error (backoffQ).
    */
-  addUnschedulable(info: QueuedPodInfo, podCycle: number, nowMs: number, opts: { plugins?: Iterable<string>; error?: boolean } = {}): void {
-    if (this.activeQ.has(info.key) || this.backoffQ.has(info.key) || this.unschedulable.has(info.key)) return;
-    const requeued: QueuedPodInfo = { ...info, timestampMs: nowMs, unschedulablePlugins: new Set(opts.plugins ?? []) };
+  addUnschedulable(
+    info: QueuedPodInfo,
+    podCycle: number,
+    nowMs: number,
+    opts: { plugins?: Iterable<string>; error?: boolean } = {},
+  ): void {
+    if (
+      this.activeQ.has(info.key) ||
+      this.backoffQ.has(info.key) ||
+      this.unschedulable.has(info.key)
+    )
+      return;
+    const requeued: QueuedPodInfo = {
+      ...info,
+      timestampMs: nowMs,
+      unschedulablePlugins: new Set(opts.plugins ?? []),
+    };
     if (opts.error || this.moveRequestCycle >= podCycle) this.backoffQ.push(info.key, requeued);
     else this.unschedulable.set(info.key, requeued);
   }
@@ -123,7 +148,11 @@ export class SchedulingQueue {
   /** flushBackoffQCompleted: pods whose back-off has expired move to activeQ. */
   flushBackoffQCompleted(nowMs: number): number {
     let moved = 0;
-    for (let top = this.backoffQ.peek(); top && !this.isPodBackingOff(top, nowMs); top = this.backoffQ.peek()) {
+    for (
+      let top = this.backoffQ.peek();
+      top && !this.isPodBackingOff(top, nowMs);
+      top = this.backoffQ.peek()
+    ) {
       this.backoffQ.pop();
       this.activeQ.push(top.key, top);
       moved++;
@@ -133,14 +162,18 @@ export class SchedulingQueue {
 
   /** flushUnschedulablePodsLeftover: pods stuck longer than the limit (5 min) are retried. */
   flushUnschedulablePodsLeftover(nowMs: number): number {
-    const stale = [...this.unschedulable.values()].filter((i) => nowMs - i.timestampMs > this.maxInUnschedulableMs);
+    const stale = [...this.unschedulable.values()].filter(
+      (i) => nowMs - i.timestampMs > this.maxInUnschedulableMs,
+    );
     this.movePods(stale, nowMs);
     return stale.length;
   }
 
   /** MoveAllToActiveOrBackoffQueue: an event that may help moves the pods it may help. */
   moveAllToActiveOrBackoffQueue(event: ClusterEvent, nowMs: number): number {
-    const helped = [...this.unschedulable.values()].filter((i) => eventMayHelp(event, i.unschedulablePlugins));
+    const helped = [...this.unschedulable.values()].filter((i) =>
+      eventMayHelp(event, i.unschedulablePlugins),
+    );
     this.movePods(helped, nowMs);
     this.moveRequestCycle = this.schedulingCycle;
     return helped.length;

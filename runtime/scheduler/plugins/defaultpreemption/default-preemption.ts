@@ -12,7 +12,13 @@ import { fitErrorMessage } from '../../fit-error.ts';
 import { addPod, type SchedNodeInfo } from '../../framework/node-info.ts';
 import { emptyResource } from '../../framework/resources.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
-import { isSuccess, newStatus, success, unresolvable, unschedulable } from '../../framework/status.ts';
+import {
+  isSuccess,
+  newStatus,
+  success,
+  unresolvable,
+  unschedulable,
+} from '../../framework/status.ts';
 
 export const NAME = 'DefaultPreemption';
 export const MSG_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
@@ -20,7 +26,10 @@ export const MSG_NO_VICTIMS = 'No preemption victims found for incoming pod';
 export const MSG_POLICY_NEVER = 'not eligible due to preemptionPolicy=Never.';
 
 /** A copy of the node without the pods of lower priority than `pod` (the dry run's victims). */
-function withoutLowerPriority(info: SchedNodeInfo, pod: SchedPodInfo): [SchedNodeInfo, SchedPodInfo[]] {
+function withoutLowerPriority(
+  info: SchedNodeInfo,
+  pod: SchedPodInfo,
+): [SchedNodeInfo, SchedPodInfo[]] {
   const copy: SchedNodeInfo = {
     ...info,
     requested: emptyResource(),
@@ -42,7 +51,8 @@ export function newDefaultPreemption(): PostFilterPlugin {
   return {
     name: NAME,
     postFilter(state, pod, statuses: NodeToStatus, ctx, filter: Filter) {
-      if (pod.pod.spec.preemptionPolicy === 'Never') return [null, unschedulable('preemption: ' + MSG_POLICY_NEVER)];
+      if (pod.pod.spec.preemptionPolicy === 'Never')
+        return [null, unschedulable('preemption: ' + MSG_POLICY_NEVER)];
       const preemptionStatuses = new Map<string, Status>();
       for (const info of ctx.allNodes) {
         const name = info.node?.name ?? '';
@@ -53,7 +63,10 @@ export function newDefaultPreemption(): PostFilterPlugin {
         }
         const [trimmed, victims] = withoutLowerPriority(info, pod);
         if (victims.length > 0 && isSuccess(filter(state, pod, trimmed))) {
-          const nominated = { nominatedNodeName: name, victims: victims.map((v) => ({ namespace: v.namespace, name: v.name })) };
+          const nominated = {
+            nominatedNodeName: name,
+            victims: victims.map((v) => ({ namespace: v.namespace, name: v.name })),
+          };
           return [nominated, success()];
         }
         preemptionStatuses.set(name, unschedulable(MSG_NO_VICTIMS));

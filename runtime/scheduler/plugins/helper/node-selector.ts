@@ -2,10 +2,7 @@
 // mirrors component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go (LazyErrorNodeSelector,
 // NodeSelectorRequirementsAsSelector, MatchNodeSelectorTerms): terms are ORed, requirements in a
 // term ANDed; an empty term matches nothing; an invalid requirement makes its term not match.
-import type {
-  NodeSelectorRequirement,
-  NodeSelectorTerm,
-} from '../../../api/index.ts';
+import type { NodeSelectorRequirement, NodeSelectorTerm } from '../../../api/index.ts';
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -49,11 +46,17 @@ function matchField(req: NodeSelectorRequirement, nodeName: string): boolean {
   return false;
 }
 
-export function matchNodeSelectorTerm(term: NodeSelectorTerm, labels: Labels, nodeName: string): boolean {
+export function matchNodeSelectorTerm(
+  term: NodeSelectorTerm,
+  labels: Labels,
+  nodeName: string,
+): boolean {
   const exprs = term.matchExpressions ?? [];
   const fields = term.matchFields ?? [];
   if (exprs.length === 0 && fields.length === 0) return false;
-  return exprs.every((r) => matchRequirement(r, labels)) && fields.every((r) => matchField(r, nodeName));
+  return (
+    exprs.every((r) => matchRequirement(r, labels)) && fields.every((r) => matchField(r, nodeName))
+  );
 }
 
 export function matchNodeSelectorTerms(

@@ -17,7 +17,10 @@ export function toleratesTaint(t: Toleration, taint: Taint): boolean {
   }
 }
 
-export function tolerationsTolerateTaint(tolerations: readonly Toleration[], taint: Taint): boolean {
+export function tolerationsTolerateTaint(
+  tolerations: readonly Toleration[],
+  taint: Taint,
+): boolean {
   return tolerations.some((t) => toleratesTaint(t, taint));
 }
 

@@ -25,7 +25,11 @@ export function scaledImageScore(state: ImageStateSummary, totalNumNodes: number
   return Math.trunc(state.size * spread);
 }
 
-export function sumImageScores(nodeInfo: SchedNodeInfo, pod: SchedPodInfo, totalNumNodes: number): number {
+export function sumImageScores(
+  nodeInfo: SchedNodeInfo,
+  pod: SchedPodInfo,
+  totalNumNodes: number,
+): number {
   let sum = 0;
   const spec = pod.pod.spec;
   for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {

@@ -9,14 +9,19 @@ import type { SchedNode, SchedNodeInfo } from '../../framework/node-info.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
 import { errorStatus, skip, success, unresolvable } from '../../framework/status.ts';
 import { defaultNormalizeScore } from '../helper/normalize-score.ts';
-import { matchNodeSelectorMap, matchNodeSelectorTerm, matchNodeSelectorTerms } from '../helper/node-selector.ts';
+import {
+  matchNodeSelectorMap,
+  matchNodeSelectorTerm,
+  matchNodeSelectorTerms,
+} from '../helper/node-selector.ts';
 
 export const NAME = 'NodeAffinity';
 export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
 const PRE_SCORE_KEY = 'PreScore' + NAME;
 
 function requiredTerms(pod: Pod): NodeSelectorTerm[] | undefined {
-  return pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  return pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms;
 }
 
 /** GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND (any required term). */
@@ -34,7 +39,8 @@ function preferredTerms(pod: Pod): PreferredSchedulingTerm[] {
 export function preferredScore(terms: readonly PreferredSchedulingTerm[], node: SchedNode): number {
   let sum = 0;
   for (const t of terms) {
-    if (t.weight !== 0 && matchNodeSelectorTerm(t.preference, node.labels, node.name)) sum += t.weight;
+    if (t.weight !== 0 && matchNodeSelectorTerm(t.preference, node.labels, node.name))
+      sum += t.weight;
   }
   return sum;
 }
@@ -49,7 +55,9 @@ export function newNodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlug
     },
     filter(_state, pod, nodeInfo) {
       if (!nodeInfo.node) return errorStatus('node not found');
-      return podMatchesNodeSelectorAndAffinity(pod.pod, nodeInfo.node) ? success() : unresolvable(ERR_REASON_POD);
+      return podMatchesNodeSelectorAndAffinity(pod.pod, nodeInfo.node)
+        ? success()
+        : unresolvable(ERR_REASON_POD);
     },
     preScore(state, pod) {
       const terms = preferredTerms(pod.pod);
@@ -61,11 +69,15 @@ export function newNodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlug
       const node = (nodeInfo as SchedNodeInfo).node;
       if (!node) return [0, errorStatus('node not found')];
       const terms =
-        (state.get(PRE_SCORE_KEY) as PreferredSchedulingTerm[] | undefined) ?? preferredTerms((pod as SchedPodInfo).pod);
+        (state.get(PRE_SCORE_KEY) as PreferredSchedulingTerm[] | undefined) ??
+        preferredTerms((pod as SchedPodInfo).pod);
       return [preferredScore(terms, node), success()];
     },
     scoreExtensions: () => ({
-      normalizeScore: (_state, _pod, scores) => [defaultNormalizeScore(MAX_NODE_SCORE, false, scores), success()],
+      normalizeScore: (_state, _pod, scores) => [
+        defaultNormalizeScore(MAX_NODE_SCORE, false, scores),
+        success(),
+      ],
     }),
   };
 }

@@ -6,7 +6,12 @@ import type { PreScorePlugin } from '../../framework/cycle.ts';
 import type { SchedNodeInfo } from '../../framework/node-info.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
 import { errorStatus, skip, success } from '../../framework/status.ts';
-import { DEFAULT_RESOURCES, podRequestList, requestedAndAllocatable, type ScoredResource } from './resource-allocation.ts';
+import {
+  DEFAULT_RESOURCES,
+  podRequestList,
+  requestedAndAllocatable,
+  type ScoredResource,
+} from './resource-allocation.ts';
 import { balancedResourceScorer } from './scorers.ts';
 
 export const NAME = 'NodeResourcesBalancedAllocation';
@@ -32,7 +37,8 @@ export function newBalancedAllocation(
       const info = nodeInfo as SchedNodeInfo;
       if (!info.node) return [0, errorStatus('node not found')];
       const podRequests =
-        (state.get(PRE_SCORE_KEY) as number[] | undefined) ?? podRequestList(pod as SchedPodInfo, resources, true);
+        (state.get(PRE_SCORE_KEY) as number[] | undefined) ??
+        podRequestList(pod as SchedPodInfo, resources, true);
       const [requested, allocatable] = requestedAndAllocatable(info, resources, podRequests, true);
       return [balancedResourceScorer(requested, allocatable), success()];
     },

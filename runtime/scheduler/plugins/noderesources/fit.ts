@@ -8,7 +8,12 @@ import type { SchedNodeInfo } from '../../framework/node-info.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
 import type { FullResource } from '../../framework/resources.ts';
 import { errorStatus, success, unschedulable } from '../../framework/status.ts';
-import { DEFAULT_RESOURCES, podRequestList, requestedAndAllocatable, type ScoredResource } from './resource-allocation.ts';
+import {
+  DEFAULT_RESOURCES,
+  podRequestList,
+  requestedAndAllocatable,
+  type ScoredResource,
+} from './resource-allocation.ts';
 import {
   leastAllocatedScorer,
   mostAllocatedScorer,
@@ -45,7 +50,10 @@ export interface InsufficientResource {
 }
 
 /** fitsRequest: every resource the node lacks for this pod, pods count first. */
-export function fitsRequest(podRequest: FullResource, nodeInfo: SchedNodeInfo): InsufficientResource[] {
+export function fitsRequest(
+  podRequest: FullResource,
+  nodeInfo: SchedNodeInfo,
+): InsufficientResource[] {
   const out: InsufficientResource[] = [];
   const { allocatable, requested } = nodeInfo;
   if (nodeInfo.pods.length + 1 > allocatable.allowedPodNumber) {
@@ -57,15 +65,27 @@ export function fitsRequest(podRequest: FullResource, nodeInfo: SchedNodeInfo): 
       capacity: allocatable.allowedPodNumber,
     });
   }
-  if (podRequest.milliCPU === 0 && podRequest.memory === 0 && podRequest.ephemeralStorage === 0) return out;
+  if (podRequest.milliCPU === 0 && podRequest.memory === 0 && podRequest.ephemeralStorage === 0)
+    return out;
   const check = (name: string, want: number, cap: number, used: number): void => {
     if (want > 0 && want > cap - used) {
-      out.push({ resourceName: name, reason: `Insufficient ${name}`, requested: want, used, capacity: cap });
+      out.push({
+        resourceName: name,
+        reason: `Insufficient ${name}`,
+        requested: want,
+        used,
+        capacity: cap,
+      });
     }
   };
   check('cpu', podRequest.milliCPU, allocatable.milliCPU, requested.milliCPU);
   check('memory', podRequest.memory, allocatable.memory, requested.memory);
-  check('ephemeral-storage', podRequest.ephemeralStorage, allocatable.ephemeralStorage, requested.ephemeralStorage);
+  check(
+    'ephemeral-storage',
+    podRequest.ephemeralStorage,
+    allocatable.ephemeralStorage,
+    requested.ephemeralStorage,
+  );
   return out;
 }
 

@@ -27,7 +27,11 @@ export function amountOf(r: FullResource, name: ScoredResource['name']): number 
 }
 
 /** The pod's request per resource: non-zero defaults unless useRequested. */
-export function podRequestList(pod: SchedPodInfo, resources: readonly ScoredResource[], useRequested: boolean): number[] {
+export function podRequestList(
+  pod: SchedPodInfo,
+  resources: readonly ScoredResource[],
+  useRequested: boolean,
+): number[] {
   const r = useRequested ? pod.requests : pod.nonZeroRequests;
   return resources.map((res) => amountOf(r, res.name));
 }

@@ -25,7 +25,10 @@ export function mostRequestedScore(requested: number, capacity: number): number 
 }
 
 /** Weighted mean of per-resource scores (integer division), skipping resources with no allocatable. */
-function weightedMean(resources: readonly ResourceSpec[], per: (req: number, cap: number) => number): Scorer {
+function weightedMean(
+  resources: readonly ResourceSpec[],
+  per: (req: number, cap: number) => number,
+): Scorer {
   return (requested, allocatable) => {
     let nodeScore = 0;
     let weightSum = 0;
@@ -61,7 +64,10 @@ export function brokenLinearFunction(shape: readonly FunctionShapePoint[]): (p: 
         const prev = shape[i - 1]!;
         return (
           prev.score +
-          Math.trunc(((cur.score - prev.score) * (p - prev.utilization)) / (cur.utilization - prev.utilization))
+          Math.trunc(
+            ((cur.score - prev.score) * (p - prev.utilization)) /
+              (cur.utilization - prev.utilization),
+          )
         );
       }
     }
@@ -112,7 +118,10 @@ export function requestedToCapacityRatioScorer(
 }
 
 /** BalancedAllocation: 100 * (1 - standard deviation of the requested/allocatable fractions). */
-export function balancedResourceScorer(requested: readonly number[], allocatable: readonly number[]): number {
+export function balancedResourceScorer(
+  requested: readonly number[],
+  allocatable: readonly number[],
+): number {
   const fractions: number[] = [];
   let total = 0;
   requested.forEach((req, i) => {

@@ -10,7 +10,10 @@ export const NAME = 'NodeUnschedulable';
 export const ERR_REASON_UNKNOWN_CONDITION = 'node(s) had unknown conditions';
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 
-const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+const UNSCHEDULABLE_TAINT: Taint = {
+  key: 'node.kubernetes.io/unschedulable',
+  effect: 'NoSchedule',
+};
 
 export function newNodeUnschedulable(): FilterPlugin {
   return {
@@ -19,7 +22,8 @@ export function newNodeUnschedulable(): FilterPlugin {
       const node = nodeInfo.node;
       if (!node) return errorStatus('node not found');
       if (!node.unschedulable) return success();
-      if (tolerationsTolerateTaint(pod.pod.spec.tolerations ?? [], UNSCHEDULABLE_TAINT)) return success();
+      if (tolerationsTolerateTaint(pod.pod.spec.tolerations ?? [], UNSCHEDULABLE_TAINT))
+        return success();
       return unresolvable(ERR_REASON_UNSCHEDULABLE);
     },
   };

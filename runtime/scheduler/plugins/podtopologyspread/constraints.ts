@@ -62,13 +62,17 @@ export function podConstraints(
   return { ok: true, constraints: out };
 }
 
-export function nodeLabelsMatchSpreadConstraints(node: SchedNode, constraints: readonly Constraint[]): boolean {
+export function nodeLabelsMatchSpreadConstraints(
+  node: SchedNode,
+  constraints: readonly Constraint[],
+): boolean {
   return constraints.every((c) => Object.hasOwn(node.labels, c.topologyKey));
 }
 
 /** Whether the node counts toward this constraint's domains for this pod. */
 export function matchNodeInclusionPolicies(c: Constraint, pod: Pod, node: SchedNode): boolean {
-  if (c.nodeAffinityPolicy === 'Honor' && !podMatchesNodeSelectorAndAffinity(pod, node)) return false;
+  if (c.nodeAffinityPolicy === 'Honor' && !podMatchesNodeSelectorAndAffinity(pod, node))
+    return false;
   if (c.nodeTaintsPolicy === 'Honor') {
     const hard = (t: { effect: string }) => t.effect === 'NoSchedule' || t.effect === 'NoExecute';
     if (findMatchingUntoleratedTaint(node.taints, pod.spec.tolerations ?? [], hard)) return false;
@@ -77,7 +81,11 @@ export function matchNodeInclusionPolicies(c: Constraint, pod: Pod, node: SchedN
 }
 
 /** Pods on a node in the same namespace whose labels match, terminating pods excluded. */
-export function countPodsMatchSelector(pods: readonly SchedPodInfo[], selector: Selector, namespace: string): number {
+export function countPodsMatchSelector(
+  pods: readonly SchedPodInfo[],
+  selector: Selector,
+  namespace: string,
+): number {
   if (selector.isNothing()) return 0;
   let n = 0;
   for (const p of pods) {

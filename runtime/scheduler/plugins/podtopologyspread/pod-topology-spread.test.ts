@@ -9,7 +9,12 @@ import { makeNode, makePod } from '../../testing-builders.ts';
 import { newPodTopologySpread } from './pod-topology-spread.ts';
 
 const foo = { foo: '' };
-const spread = (maxSkew: number, topologyKey: string, when: 'DoNotSchedule' | 'ScheduleAnyway', extra: Partial<TopologySpreadConstraint> = {}): TopologySpreadConstraint => ({
+const spread = (
+  maxSkew: number,
+  topologyKey: string,
+  when: 'DoNotSchedule' | 'ScheduleAnyway',
+  extra: Partial<TopologySpreadConstraint> = {},
+): TopologySpreadConstraint => ({
   maxSkew,
   topologyKey,
   whenUnsatisfiable: when,
@@ -17,69 +22,127 @@ const spread = (maxSkew: number, topologyKey: string, when: 'DoNotSchedule' | 'S
   ...extra,
 });
 const zoned = (name: string, zone: string) => makeNode(name, { labels: { zone, node: name } });
-const placed = (name: string, node: string, labels: Record<string, string> = foo) => makePod(name, { nodeName: node, labels });
+const placed = (name: string, node: string, labels: Record<string, string> = foo) =>
+  makePod(name, { nodeName: node, labels });
 
 function filterAll(pod: Pod, snap: Snapshot): Record<string, string> {
   const plugin = newPodTopologySpread();
   const state = new Map();
   const p = newPodInfo(pod);
   plugin.preFilter(state, p, { allNodes: snap.nodeInfoList });
-  return Object.fromEntries(snap.nodeInfoList.map((n) => {
-    const s = plugin.filter(state, p, n);
-    return [n.node!.name, s.code === 'Success' ? 'passed' : s.reasons.join(', ')];
-  }));
+  return Object.fromEntries(
+    snap.nodeInfoList.map((n) => {
+      const s = plugin.filter(state, p, n);
+      return [n.node!.name, s.code === 'Success' ? 'passed' : s.reasons.join(', ')];
+    }),
+  );
 }
 
 const FAIL = "node(s) didn't match pod topology spread constraints";
 const MISSING = FAIL + ' (missing required label)';
 
 describe('PodTopologySpread Filter', () => {
-  const nodes = () => [zoned('node-a', 'zone1'), zoned('node-b', 'zone1'), zoned('node-x', 'zone2'), zoned('node-y', 'zone2')];
+  const nodes = () => [
+    zoned('node-a', 'zone1'),
+    zoned('node-b', 'zone1'),
+    zoned('node-x', 'zone2'),
+    zoned('node-y', 'zone2'),
+  ];
 
   it('no existing pods: every node passes', () => {
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')] });
-    expect(Object.values(filterAll(pod, Snapshot.build(nodes())))).toEqual(['passed', 'passed', 'passed', 'passed']);
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')],
+    });
+    expect(Object.values(filterAll(pod, Snapshot.build(nodes())))).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+    ]);
   });
 
   it('pods spread 3/1 across zones: only zone2 keeps skew <= 1', () => {
     // zone1 has 3 matching pods, zone2 has 1; min = 1.
     // zone1: 3 + 1 - 1 = 3 > 1 fails; zone2: 1 + 1 - 1 = 1 passes
-    const snap = Snapshot.build(nodes(), [placed('p-a1', 'node-a'), placed('p-a2', 'node-a'), placed('p-b1', 'node-b'), placed('p-y1', 'node-y')]);
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')] });
-    expect(filterAll(pod, snap)).toEqual({ 'node-a': FAIL, 'node-b': FAIL, 'node-x': 'passed', 'node-y': 'passed' });
+    const snap = Snapshot.build(nodes(), [
+      placed('p-a1', 'node-a'),
+      placed('p-a2', 'node-a'),
+      placed('p-b1', 'node-b'),
+      placed('p-y1', 'node-y'),
+    ]);
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')],
+    });
+    expect(filterAll(pod, snap)).toEqual({
+      'node-a': FAIL,
+      'node-b': FAIL,
+      'node-x': 'passed',
+      'node-y': 'passed',
+    });
   });
 
   it('hostname constraint: the emptiest nodes only', () => {
     // counts a 2, b 1, x 0, y 1; min 0 -> a: 2+1-0 = 3 > 1, b: 2 > 1, x: 1 ok, y: 2 > 1
-    const snap = Snapshot.build(nodes(), [placed('p-a1', 'node-a'), placed('p-a2', 'node-a'), placed('p-b1', 'node-b'), placed('p-y1', 'node-y')]);
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'node', 'DoNotSchedule')] });
-    expect(filterAll(pod, snap)).toEqual({ 'node-a': FAIL, 'node-b': FAIL, 'node-x': 'passed', 'node-y': FAIL });
+    const snap = Snapshot.build(nodes(), [
+      placed('p-a1', 'node-a'),
+      placed('p-a2', 'node-a'),
+      placed('p-b1', 'node-b'),
+      placed('p-y1', 'node-y'),
+    ]);
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(1, 'node', 'DoNotSchedule')],
+    });
+    expect(filterAll(pod, snap)).toEqual({
+      'node-a': FAIL,
+      'node-b': FAIL,
+      'node-x': 'passed',
+      'node-y': FAIL,
+    });
   });
 
   it('an incoming pod that does not match its own selector adds no self-match', () => {
     // zone1 2, zone2 1, min 1: zone1 2 + 0 - 1 = 1 passes
-    const snap = Snapshot.build(nodes(), [placed('p-a1', 'node-a'), placed('p-b1', 'node-b'), placed('p-y1', 'node-y')]);
-    const pod = makePod('p', { labels: { bar: '' }, topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')] });
+    const snap = Snapshot.build(nodes(), [
+      placed('p-a1', 'node-a'),
+      placed('p-b1', 'node-b'),
+      placed('p-y1', 'node-y'),
+    ]);
+    const pod = makePod('p', {
+      labels: { bar: '' },
+      topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')],
+    });
     expect(Object.values(filterAll(pod, snap))).toEqual(['passed', 'passed', 'passed', 'passed']);
   });
 
   it('a node without the topology label is unresolvable', () => {
     const snap = Snapshot.build([zoned('node-a', 'zone1'), makeNode('node-z')]);
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')] });
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')],
+    });
     expect(filterAll(pod, snap)).toEqual({ 'node-a': 'passed', 'node-z': MISSING });
   });
 
   it('minDomains above the number of domains makes the global minimum 0', () => {
     // zone1 1, zone2 1 (2 domains < minDomains 3) -> min 0: 1 + 1 - 0 = 2 > 1 everywhere
     const snap = Snapshot.build(nodes(), [placed('p-a1', 'node-a'), placed('p-y1', 'node-y')]);
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule', { minDomains: 3 })] });
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule', { minDomains: 3 })],
+    });
     expect(Object.values(filterAll(pod, snap))).toEqual([FAIL, FAIL, FAIL, FAIL]);
   });
 
   it('pods in other namespaces do not count', () => {
     const other = makePod('o', { nodeName: 'node-a', labels: foo, namespace: 'other' });
     const snap = Snapshot.build(nodes(), [other, placed('p-a2', 'node-a')]);
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')] });
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')],
+    });
     // zone1 1, zone2 0 -> zone1: 1 + 1 - 0 = 2 fails
     expect(filterAll(pod, snap)['node-a']).toBe(FAIL);
   });
@@ -87,10 +150,17 @@ describe('PodTopologySpread Filter', () => {
   it('nodes excluded by nodeSelector do not form domains (nodeAffinityPolicy Honor)', () => {
     // only zone1 nodes are eligible, so zone2 is not a domain and min = count(zone1) = 2
     const snap = Snapshot.build(
-      [makeNode('node-a', { labels: { zone: 'zone1', pool: 'a' } }), makeNode('node-x', { labels: { zone: 'zone2' } })],
+      [
+        makeNode('node-a', { labels: { zone: 'zone1', pool: 'a' } }),
+        makeNode('node-x', { labels: { zone: 'zone2' } }),
+      ],
       [placed('p-a1', 'node-a'), placed('p-a2', 'node-a')],
     );
-    const pod = makePod('p', { labels: foo, nodeSelector: { pool: 'a' }, topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')] });
+    const pod = makePod('p', {
+      labels: foo,
+      nodeSelector: { pool: 'a' },
+      topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')],
+    });
     expect(filterAll(pod, snap)['node-a']).toBe('passed');
   });
 });
@@ -101,7 +171,13 @@ function scoreAll(pod: Pod, snap: Snapshot, feasible = snap.nodeInfoList) {
   const p = newPodInfo(pod);
   expect(plugin.preScore(state, p, feasible, { allNodes: snap.nodeInfoList }).code).toBe('Success');
   const raw = feasible.map((n) => ({ name: n.node!.name, score: plugin.score(state, p, n)[0] }));
-  return { raw: raw.map((r) => r.score), normalized: plugin.scoreExtensions().normalizeScore(state, p, raw)[0].map((r) => r.score) };
+  return {
+    raw: raw.map((r) => r.score),
+    normalized: plugin
+      .scoreExtensions()
+      .normalizeScore(state, p, raw)[0]
+      .map((r) => r.score),
+  };
 }
 
 describe('PodTopologySpread Score', () => {
@@ -109,7 +185,10 @@ describe('PodTopologySpread Score', () => {
     // 2 candidate nodes: weight log(2 + 2) = 1.386; node-a has 1 matching pod:
     // raw a = round(1 * 1.386 + (1 - 1)) = 1, b = 0; normalized 100 * (1 + 0 - s) / 1 -> 0, 100
     const snap = Snapshot.build([makeNode('node-a'), makeNode('node-b')], [placed('p1', 'node-a')]);
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'kubernetes.io/hostname', 'ScheduleAnyway')] });
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(1, 'kubernetes.io/hostname', 'ScheduleAnyway')],
+    });
     expect(scoreAll(pod, snap)).toEqual({ raw: [1, 0], normalized: [0, 100] });
   });
 
@@ -117,16 +196,31 @@ describe('PodTopologySpread Score', () => {
     // zones: zone1 {a, b} with 3 pods, zone2 {x} with 1 pod. 2 domains: weight log(4) = 1.386
     // raw: a, b = round(3 * 1.386 + 1) = round(5.16) = 5; x = round(1.386 + 1) = 2
     // normalized (max 5, min 2): a, b = 100 * (5 + 2 - 5) / 5 = 40; x = 100 * (7 - 2) / 5 = 100
-    const snap = Snapshot.build([zoned('node-a', 'zone1'), zoned('node-b', 'zone1'), zoned('node-x', 'zone2')], [
-      placed('p1', 'node-a'), placed('p2', 'node-a'), placed('p3', 'node-b'), placed('p4', 'node-x'),
-    ]);
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(2, 'zone', 'ScheduleAnyway')] });
+    const snap = Snapshot.build(
+      [zoned('node-a', 'zone1'), zoned('node-b', 'zone1'), zoned('node-x', 'zone2')],
+      [
+        placed('p1', 'node-a'),
+        placed('p2', 'node-a'),
+        placed('p3', 'node-b'),
+        placed('p4', 'node-x'),
+      ],
+    );
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(2, 'zone', 'ScheduleAnyway')],
+    });
     expect(scoreAll(pod, snap)).toEqual({ raw: [5, 5, 2], normalized: [40, 40, 100] });
   });
 
   it('nodes missing the topology key are ignored and score 0', () => {
-    const snap = Snapshot.build([zoned('node-a', 'zone1'), makeNode('node-z')], [placed('p1', 'node-a')]);
-    const pod = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'zone', 'ScheduleAnyway')] });
+    const snap = Snapshot.build(
+      [zoned('node-a', 'zone1'), makeNode('node-z')],
+      [placed('p1', 'node-a')],
+    );
+    const pod = makePod('p', {
+      labels: foo,
+      topologySpreadConstraints: [spread(1, 'zone', 'ScheduleAnyway')],
+    });
     // one domain: weight log(3) = 1.0986; a = round(1.0986) = 1; z ignored
     // normalized: a is both max and min: 100 * (1 + 1 - 1) / 1 = 100; z 0
     expect(scoreAll(pod, snap)).toEqual({ raw: [1, 0], normalized: [100, 0] });
@@ -134,6 +228,8 @@ describe('PodTopologySpread Score', () => {
 
   it('PreScore skips pods without ScheduleAnyway constraints', () => {
     const plugin = newPodTopologySpread();
-    expect(plugin.preScore(new Map(), newPodInfo(makePod('p')), [], { allNodes: [] }).code).toBe('Skip');
+    expect(plugin.preScore(new Map(), newPodInfo(makePod('p')), [], { allNodes: [] }).code).toBe(
+      'Skip',
+    );
   });
 });

@@ -19,8 +19,10 @@ import {
 } from './constraints.ts';
 
 export const NAME = 'PodTopologySpread';
-export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
-export const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
+export const ERR_REASON_CONSTRAINTS_NOT_MATCH =
+  "node(s) didn't match pod topology spread constraints";
+export const ERR_REASON_NODE_LABEL_NOT_MATCH =
+  ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
 const PRE_FILTER_KEY = 'PreFilter' + NAME;
 const PRE_SCORE_KEY = 'PreScore' + NAME;
 const LABEL_HOSTNAME = 'kubernetes.io/hostname';
@@ -40,7 +42,11 @@ interface PreScoreState {
 }
 
 /** calPreFilterState: counts matching pods per domain over every eligible node. */
-export function calPreFilterState(pod: SchedPodInfo, constraints: Constraint[], allNodes: readonly SchedNodeInfo[]): PreFilterState {
+export function calPreFilterState(
+  pod: SchedPodInfo,
+  constraints: Constraint[],
+  allNodes: readonly SchedNodeInfo[],
+): PreFilterState {
   const tpValueToMatchNum = constraints.map(() => new Map<string, number>());
   for (const n of allNodes) {
     const node = n.node;
@@ -73,7 +79,8 @@ export function filterWithState(s: PreFilterState, pod: SchedPodInfo, nodeInfo: 
     if (value === undefined) return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
     const selfMatch = c.selector.matches(pod.labels) ? 1 : 0;
     const matchNum = s.tpValueToMatchNum[i]!.get(value) ?? 0;
-    if (matchNum + selfMatch - minMatchNum(s, i) > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    if (matchNum + selfMatch - minMatchNum(s, i) > c.maxSkew)
+      return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
   }
   return success();
 }
@@ -103,12 +110,15 @@ export function calPreScoreState(
       continue;
     }
     constraints.forEach((c, i) => {
-      if (c.topologyKey !== LABEL_HOSTNAME) tpValueToPodCounts[i]!.set(node.labels[c.topologyKey]!, 0);
+      if (c.topologyKey !== LABEL_HOSTNAME)
+        tpValueToPodCounts[i]!.set(node.labels[c.topologyKey]!, 0);
     });
   }
   const normalizingWeight = constraints.map((c, i) =>
     topologyNormalizingWeight(
-      c.topologyKey === LABEL_HOSTNAME ? filtered.length - ignoredNodes.size : tpValueToPodCounts[i]!.size,
+      c.topologyKey === LABEL_HOSTNAME
+        ? filtered.length - ignoredNodes.size
+        : tpValueToPodCounts[i]!.size,
     ),
   );
   for (const n of allNodes) {
@@ -126,7 +136,11 @@ export function calPreScoreState(
   return { constraints, ignoredNodes, tpValueToPodCounts, normalizingWeight };
 }
 
-export function scoreWithState(s: PreScoreState, pod: SchedPodInfo, nodeInfo: SchedNodeInfo): number {
+export function scoreWithState(
+  s: PreScoreState,
+  pod: SchedPodInfo,
+  nodeInfo: SchedNodeInfo,
+): number {
   const node = nodeInfo.node!;
   if (s.ignoredNodes.has(node.name)) return 0;
   let score = 0;
@@ -143,7 +157,10 @@ export function scoreWithState(s: PreScoreState, pod: SchedPodInfo, nodeInfo: Sc
 }
 
 /** NormalizeScore: ignored nodes 0; otherwise 100 * (max + min - score) / max. */
-export function normalizeWithState(s: PreScoreState | undefined, scores: readonly NodeScore[]): NodeScore[] {
+export function normalizeWithState(
+  s: PreScoreState | undefined,
+  scores: readonly NodeScore[],
+): NodeScore[] {
   if (!s) return scores.map((x) => ({ ...x }));
   let min = Number.MAX_SAFE_INTEGER;
   let max = 0;
@@ -159,7 +176,10 @@ export function normalizeWithState(s: PreScoreState | undefined, scores: readonl
   });
 }
 
-export function newPodTopologySpread(): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin {
+export function newPodTopologySpread(): PreFilterPlugin &
+  FilterPlugin &
+  PreScorePlugin &
+  ScorePlugin {
   return {
     name: NAME,
     preFilter(state, pod, ctx) {

@@ -30,7 +30,9 @@ export function countIntolerableTaintsPreferNoSchedule(
   taints: readonly Taint[],
   tolerations: readonly Toleration[],
 ): number {
-  return taints.filter((t) => t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t)).length;
+  return taints.filter(
+    (t) => t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t),
+  ).length;
 }
 
 export function newTaintToleration(): FilterPlugin & PreScorePlugin & ScorePlugin {
@@ -38,7 +40,11 @@ export function newTaintToleration(): FilterPlugin & PreScorePlugin & ScorePlugi
     name: NAME,
     filter(_state, pod, nodeInfo) {
       if (!nodeInfo.node) return errorStatus('invalid nodeInfo');
-      const taint = findMatchingUntoleratedTaint(nodeInfo.node.taints, pod.pod.spec.tolerations ?? [], isHardEffect);
+      const taint = findMatchingUntoleratedTaint(
+        nodeInfo.node.taints,
+        pod.pod.spec.tolerations ?? [],
+        isHardEffect,
+      );
       return taint ? unresolvable(untoleratedTaintReason(taint)) : success();
     },
     preScore(state, pod) {
@@ -54,7 +60,10 @@ export function newTaintToleration(): FilterPlugin & PreScorePlugin & ScorePlugi
       return [countIntolerableTaintsPreferNoSchedule(node.taints, tolerations), success()];
     },
     scoreExtensions: () => ({
-      normalizeScore: (_state, _pod, scores) => [defaultNormalizeScore(MAX_NODE_SCORE, true, scores), success()],
+      normalizeScore: (_state, _pod, scores) => [
+        defaultNormalizeScore(MAX_NODE_SCORE, true, scores),
+        success(),
+      ],
     }),
   };
 }
