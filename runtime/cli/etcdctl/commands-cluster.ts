@@ -1,10 +1,10 @@
 // watch, lease, member, endpoint, snapshot, version.
 // mirrors etcdctl/ctlv3/command/{watch,lease,member,ep,snapshot,version}_command.go.
-import type { EndpointStatus, WithHeader } from '../../etcd/index.ts';
+import type { EndpointStatus, ResponseHeader, WithHeader } from '../../etcd/index.ts';
 import { snapshotFileStatus, decodeSnapshotFile } from '../../etcd/index.ts';
 import type { FlagSpec } from './argv.ts';
 import { ExitBadArgs, ExitError, ExitInterrupted, type CommandContext } from './context.ts';
-import { goDuration } from './format.ts';
+import { base64Utf8, goDuration } from './format.ts';
 import { keyRange, parseLeaseId } from './commands-kv.ts';
 import {
   dbStatusTable, endpointHealthTable, endpointStatusTable, json, leaseHex, memberListTable, simple, simpleRows,
@@ -73,7 +73,7 @@ export function runLease(ctx: CommandContext, sub: string): void {
       if (!/^-?\d+$/.test(text)) return ctx.fail(ExitBadArgs, `bad TTL (strconv.ParseInt: parsing "${text}": invalid syntax)`);
       return ctx.client.leaseGrant(Number(text), (r) => {
         if (!r.ok) return ctx.failWith(r.error);
-        ctx.out(ctx.format === 'json' ? json.lease(r.value.header, { ID: r.value.id, TTL: r.value.ttl })
+        ctx.out(ctx.format === 'json' ? json.lease(r.value.header, { ID: r.value.id, TTL: r.value.ttl, Error: '' })
           : `lease ${leaseHex(r.value.id)} granted with TTL(${r.value.ttl}s)\n`);
         ctx.finish();
       }, ctx.call());
@@ -93,7 +93,7 @@ export function runLease(ctx: CommandContext, sub: string): void {
       return ctx.client.leaseTimeToLive(id, (r) => {
         if (!r.ok) return ctx.failWith(r.error);
         ctx.out(ctx.format === 'json'
-          ? json.lease(r.value.header, { ID: r.value.id, TTL: r.value.ttl, 'granted-ttl': r.value.grantedTtl, keys: ctx.bool('keys') ? r.value.keys : null })
+          ? json.lease(r.value.header, { id: r.value.id, ttl: r.value.ttl, 'granted-ttl': r.value.grantedTtl, keys: ctx.bool('keys') ? r.value.keys.map(base64Utf8) : null })
           : simple.timeToLive(r.value, ctx.bool('keys')));
         ctx.finish();
       }, ctx.call());
@@ -109,7 +109,8 @@ function keepAlive(ctx: CommandContext): void {
   const id = leaseArg(ctx, 'keep-alive');
   if (id === undefined) return;
   const once = ctx.bool('once');
-  const print = (ttl: number): void => ctx.out(`lease ${leaseHex(id)} keepalived with TTL(${ttl})\n`);
+  const print = (header: ResponseHeader, ttl: number): void =>
+    ctx.out(ctx.format === 'json' ? json.lease(header, { ID: id, TTL: ttl }) : `lease ${leaseHex(id)} keepalived with TTL(${ttl})\n`);
   const deadline = ctx.client.clock.now() + windowMs(ctx);
   const beat = (): void => {
     ctx.client.leaseKeepAliveOnce(id, (r) => {
@@ -118,7 +119,7 @@ function keepAlive(ctx: CommandContext): void {
         ctx.out(`lease ${leaseHex(id)} expired or revoked.\n`);
         return ctx.finish();
       }
-      print(r.value.ttl);
+      print(r.value.header, r.value.ttl);
       if (once) return ctx.finish();
       const nextMs = Math.max(500, Math.floor((r.value.ttl * 1000) / 3));
       if (ctx.client.clock.now() + nextMs > deadline) return ctx.finish();
@@ -219,7 +220,7 @@ function endpointHashKV(ctx: CommandContext): void {
           ctx.err(`Failed to get the hash of endpoint ${ep} (${r.error.message})\n`);
           return next('');
         }
-        next(`${ep}, ${r.value.hash}, ${r.value.header.revision}`);
+        next(`${ep}, ${r.value.hash}`);
       }, ctx.call(ep));
     }, (rows) => {
       for (const row of rows) if (row) ctx.out(row + '\n');

@@ -14,6 +14,8 @@ export class FaultInjector {
     private readonly cluster: EtcdCluster,
     private readonly rng: Rng,
     private readonly log: FaultLog,
+    /** Client endpoints that may be cut off from a member. */
+    private readonly clients: readonly string[] = [],
   ) {}
 
   /** Injects faults every 300..2000 ms until `untilMs`. */
@@ -61,6 +63,14 @@ export class FaultInjector {
       const to = pick(names.filter((n) => n !== from));
       this.kernel.net.block(from, to);
       this.log.push(`${at} block ${from} -> ${to}`);
+    } else if (roll < 72 && this.clients.length > 0) {
+      // A client loses its connection to one member (both ways): it must fail over, and a write
+      // caught in the cut ends as "unknown".
+      const client = pick([...this.clients]);
+      const member = pick(names);
+      this.kernel.net.block(client, member);
+      this.kernel.net.block(member, client);
+      this.log.push(`${at} cut ${client} <-> ${member}`);
     } else if (roll < 85) {
       this.kernel.net.heal();
       this.log.push(`${at} heal`);

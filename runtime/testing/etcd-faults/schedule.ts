@@ -68,7 +68,8 @@ export function runEtcdSchedule(seed: number, opts: EtcdScheduleOptions = {}): E
     if (resp.canceled) watchCanceled = `watch canceled: ${resp.cancelReason ?? ''} (compact ${resp.compactRevision ?? 0})`;
     for (const e of resp.events) watched.push(e.kv.modRevision);
   });
-  const injector = new FaultInjector(kernel, cluster, plan.fork('faults'), faults);
+  const clientNames = [...workers.map((_, i) => `client-${i}`), 'watcher'];
+  const injector = new FaultInjector(kernel, cluster, plan.fork('faults'), faults, clientNames);
 
   kernel.runFor(startMs);
   for (const w of workers) w.runUntil(stopMs);
