@@ -1,8 +1,8 @@
 // Reading order of the book: chapters sorted by `order` and grouped by `part`, in one place for
 // the sidebar, the home page and previous/next links.
-import type { CollectionEntry } from 'astro:content';
+import type { Chapter } from './collections';
 
-export type Chapter = CollectionEntry<'chapters'>;
+export type { Chapter };
 
 export interface Part {
   name: string;

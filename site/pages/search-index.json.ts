@@ -2,14 +2,15 @@
 // from the content collections. An endpoint rather than a post-build step, so `astro dev` serves
 // the same index as the static build. See docs/ARCHITECTURE.md "Search".
 import type { APIRoute } from 'astro';
-import { getCollection, render } from 'astro:content';
+import { render } from 'astro:content';
+import { getChapters, getLabs } from '../lib/collections';
 import { buildSearchIndex, type ChapterSource } from '../lib/search/build-index';
 import { GLOSSARY } from '../lib/glossary';
 import { sortChapters } from '../lib/chapters';
 
 export const GET: APIRoute = async () => {
   const chapters: ChapterSource[] = [];
-  for (const entry of sortChapters(await getCollection('chapters'))) {
+  for (const entry of sortChapters(await getChapters())) {
     const { headings } = await render(entry);
     chapters.push({
       id: entry.id,
@@ -19,7 +20,7 @@ export const GET: APIRoute = async () => {
       headings,
     });
   }
-  const labs = (await getCollection('labs')).map((lab) => ({
+  const labs = (await getLabs()).map((lab) => ({
     id: lab.id,
     title: lab.data.title,
     summary: lab.data.summary,

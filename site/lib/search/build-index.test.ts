@@ -50,6 +50,8 @@ describe('mdxToText', () => {
     ['keeps link text, drops the target', 'see [Raft](https://raft.github.io/) now', 'see Raft now'],
     ['drops tags, keeps their text', '<Callout type="warning">Careful</Callout>', 'Careful'],
     ['drops emphasis and code ticks', '**bold** and `code`', 'bold and code'],
+    ['keeps underscores in identifiers', 'set `max_surge` now', 'set max_surge now'],
+    ['drops table pipes', '| a | b |', 'a b'],
     ['drops list markers', '- one\n- two\n1. three', 'one two three'],
     ['drops MDX comments', 'a {/* hidden */} b', 'a b'],
   ])('%s', (_name, input, expected) => {
@@ -65,7 +67,7 @@ describe('chapterDocs', () => {
       ['section', 'The write to etcd', '/chapters/01-journey/#the-write-to-etcd'],
       ['section', 'Quorum', '/chapters/01-journey/#quorum'],
     ]);
-    expect(docs[0]!.x).toBe('One command, followed everywhere. The intro talks about the API server .');
+    expect(docs[0]!.x).toBe('One command, followed everywhere. The intro talks about the API server.');
     expect(docs[1]!.x).toContain('etcdctl get /registry --prefix --keys-only');
     expect(docs[1]!.x).not.toContain('https://');
     expect(docs[2]!.p).toBe(chapter.title);

@@ -70,7 +70,8 @@ export function mdxToText(mdx: string): string {
     .replace(/^\s*(?:[-*+]|\d+\.)\s+/gm, '') // list markers
     .replace(/^\s*>\s?/gm, '') // blockquotes
     .replace(/^\s*#{1,6}\s+/gm, '') // stray headings
-    .replace(/[*_`|]+/g, ' ') // emphasis, code ticks, table pipes
+    .replace(/[*`]+/g, '') // emphasis and code ticks (underscores stay: they are in identifiers)
+    .replace(/\|/g, ' ') // table pipes
     .replace(/\s+/g, ' ')
     .trim();
 }
