@@ -701,3 +701,90 @@ describe('logs of a workload and jsonpath errors', () => {
     );
   });
 });
+
+describe('apply after create, and more describers', () => {
+  it('warns when the live object has no last-applied annotation, unless created with --save-config', () => {
+    const t = cluster();
+    kubectl(t, 'create -f -', DEPLOYMENT);
+    const r = kubectl(t, 'apply -f -', DEPLOYMENT);
+    expect(r.stderr).toBe(
+      'Warning: resource deployments/web is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n' +
+        'Warning: resource services/web is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n',
+    );
+    expect(r.stdout).toBe('deployment.apps/web configured\nservice/web configured\n');
+    const u = cluster();
+    kubectl(u, 'create -f - --save-config', DEPLOYMENT);
+    expect(kubectl(u, 'apply -f -', DEPLOYMENT)).toEqual({
+      stdout: 'deployment.apps/web unchanged\nservice/web unchanged\n',
+      stderr: '',
+      exitCode: 0,
+    });
+  });
+
+  it('describes a deployment with its new ReplicaSet', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    const d = t.objects.get('apps/deployments/default/web') as Deployment;
+    t.modify('apps', 'deployments', {
+      ...d,
+      metadata: {
+        ...d.metadata,
+        annotations: { ...d.metadata.annotations, 'deployment.kubernetes.io/revision': '1' },
+      },
+      status: {
+        replicas: 2,
+        updatedReplicas: 2,
+        availableReplicas: 2,
+        conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }],
+      },
+    } as Deployment);
+    t.seed('apps', 'replicasets', {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: 'web-5d9c',
+        namespace: 'default',
+        annotations: { 'deployment.kubernetes.io/revision': '1' },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'web',
+            uid: d.metadata.uid!,
+            controller: true,
+          },
+        ],
+      },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } } },
+      status: { replicas: 2 },
+    } as ReplicaSet);
+    const out = kubectl(t, 'describe deploy web').stdout;
+    expect(out).toContain(
+      '\nReplicas:               2 desired | 2 updated | 2 total | 2 available | 0 unavailable\n',
+    );
+    expect(out).toContain('\nRollingUpdateStrategy:  25% max unavailable, 25% max surge\n');
+    expect(out).toContain(
+      '\nPod Template:\n  Labels:  app=web\n  Containers:\n   nginx:\n    Image:         nginx:1.27\n',
+    );
+    expect(out).toContain(
+      // the condition rows share a tabwriter block with OldReplicaSets/NewReplicaSet/Events, as upstream
+      '\nConditions:\n  Type           Status  Reason\n  ----           ------  ------\n  Available      True    MinimumReplicasAvailable\n',
+    );
+    expect(out).toContain('\nNewReplicaSet:   web-5d9c (2/2 replicas created)\n');
+    expect(out.endsWith('Events:          <none>\n')).toBe(true);
+  });
+
+  it('describes a node with its pods', () => {
+    const out = kubectl(cluster(), 'describe node node-1').stdout;
+    expect(out).toContain('Roles:              control-plane\n');
+    expect(out).toContain('Unschedulable:      false\n');
+    expect(out).toContain('Non-terminated Pods:');
+    // one tabwriter block from System Info through the pod table, like real describe output
+    expect(out).toContain(
+      '\nNon-terminated Pods:          (3 in total)\n  Namespace                   Name   CPU Requests',
+    );
+    expect(out).toContain(
+      '\n  kube-system                 dns    0 (0%)        0 (0%)      0 (0%)           0 (0%)         5m30s\n',
+    );
+  });
+});

@@ -27,7 +27,16 @@ export function runCreateFromFiles(ctx: Ctx, done: () => void): void {
   forEachManifest(
     ctx,
     'create',
-    (obj, info, next) => createObject(ctx, obj, info, 'created', next),
+    (obj, info, next) =>
+      createObject(
+        ctx,
+        ctx.args.flags.get('save-config') === true
+          ? withLastApplied(obj, lastAppliedText(obj))
+          : obj,
+        info,
+        'created',
+        next,
+      ),
     done,
   );
 }
@@ -149,6 +158,15 @@ function withLastApplied(config: KubeObject, text: string): KubeObject {
   };
 }
 
+/** apply.go warningNoLastAppliedConfigAnnotation. */
+function missingAnnotationWarning(objectName: string): string {
+  return (
+    `Warning: resource ${objectName} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. ` +
+    'kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. ' +
+    'The missing annotation will be patched automatically.\n'
+  );
+}
+
 function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, done: () => void): void {
   const namespace = ctx.namespaceFor(info, config);
   const name = config.metadata.name ?? '';
@@ -165,6 +183,8 @@ function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, done: () => 
     }
     const live = res.body as KubeObject;
     const previousText = live.metadata.annotations?.[LAST_APPLIED];
+    if (previousText === undefined)
+      ctx.stderr += missingAnnotationWarning(`${info.resource}/${name}`);
     const previous = previousText ? (JSON.parse(previousText) as Json) : {};
     const merged = threeWayMerge(
       live as unknown as Json,
