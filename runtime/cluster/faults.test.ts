@@ -34,7 +34,7 @@ async function storedConfigMaps(cluster: Cluster): Promise<string[]> {
   return r.stdout.split('\n').filter((l) => l.startsWith('configmap/cm-')).map((l) => l.slice('configmap/'.length));
 }
 
-describe('ha: faults under a stream of writes', () => {
+describe('ha: faults under a stream of writes', { timeout: 60_000 }, () => {
   it('killing an API server replica loses no acknowledged write', async () => {
     const cluster = createCluster({ topology: 'ha', seed: 11, workers: 0 });
     const { acked, failed, servedBy } = writeStream(cluster, 60, 410, () => void cluster.faults.stopComponent('kube-apiserver-cp-1'));
@@ -75,7 +75,7 @@ describe('ha: faults under a stream of writes', () => {
   });
 });
 
-describe('etcd quorum', () => {
+describe('etcd quorum', { timeout: 60_000 }, () => {
   it('without quorum writes fail with etcd\'s error; with it back they succeed and nothing is lost', async () => {
     const cluster = createCluster({ topology: 'ha', seed: 21, workers: 0 });
     expect((await cluster.kubectl('create namespace before')).exitCode).toBe(0);
@@ -107,7 +107,7 @@ describe('etcd quorum', () => {
   });
 });
 
-describe('etcdctl through the cluster', () => {
+describe('etcdctl through the cluster', { timeout: 60_000 }, () => {
   it('snapshot save, status and restore of the cluster state', async () => {
     const cluster = createCluster({ seed: 31 });
     await cluster.kubectl('create namespace backed-up');
@@ -127,7 +127,7 @@ describe('etcdctl through the cluster', () => {
   });
 });
 
-describe('determinism', () => {
+describe('determinism', { timeout: 60_000 }, () => {
   async function scenario(seed: number): Promise<string> {
     const cluster = createCluster({ topology: 'ha', seed, workers: 1 });
     await cluster.kubectl('create namespace demo');

@@ -9,7 +9,7 @@ function configMaps(names: string[]): string {
   return names.map((n) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  k: v\n`).join('---\n');
 }
 
-it('an informer cut off from the API server resumes, gets 410 Gone and relists to the truth', async () => {
+it('an informer cut off from the API server resumes, gets 410 Gone and relists to the truth', { timeout: 60_000 }, async () => {
   const cluster = createCluster({ seed: 5 });
   const kernel = cluster.internals.kernel;
   const client = cluster.internals.restClient('informer');

@@ -22,7 +22,7 @@ async function json(cluster: Cluster, args: string): Promise<Json> {
   return JSON.parse(r.stdout) as Json;
 }
 
-describe('kubectl against a single-node cluster', () => {
+describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
   let cluster: Cluster;
   beforeAll(async () => {
     cluster = createCluster({ seed: 7, topology: 'single-node' });
@@ -128,7 +128,7 @@ describe('kubectl against a single-node cluster', () => {
   });
 });
 
-describe('topologies', () => {
+describe('topologies', { timeout: 60_000 }, () => {
   it('ha: three tainted control-plane nodes and three workers behind a load balancer', async () => {
     const cluster = createCluster({ topology: 'ha', seed: 3 });
     expect((await cluster.kubectl('get nodes')).stdout).toBe([

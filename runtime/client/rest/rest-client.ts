@@ -166,10 +166,12 @@ export class RestClient {
       this.host.setTimer(0, () => end(refused(this.serverURL()).body));
       return { stop: () => { open = false; } };
     }
-    const schedulePing = (): void => {
-      pingTimer = this.host.setTimer(pingIntervalMs, () => {
+    // ping once the connection has been silent for pingIntervalMs (ReadIdleTimeout)
+    const schedulePing = (delayMs = pingIntervalMs): void => {
+      pingTimer = this.host.setTimer(delayMs, () => {
         if (!open) return;
-        if (this.host.now() - lastHeardMs < pingIntervalMs) return schedulePing();
+        const idleMs = this.host.now() - lastHeardMs;
+        if (idleMs < pingIntervalMs) return schedulePing(pingIntervalMs - idleMs);
         this.host.send(this.options.name, this.options.server, { type: 'api.ping', id } satisfies WireMessage);
         pongTimer = this.host.setTimer(pingTimeoutMs, () => broken('http2: client connection lost'));
       });

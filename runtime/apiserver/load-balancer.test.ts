@@ -1,0 +1,109 @@
+// The replica-on-the-network and the load balancer, spoken to in their wire protocol by a bare
+// endpoint: round robin, redispatch away from a dead replica, health checks that cut connections,
+// numbered watch streams, and what a client sees when no replica is left.
+import { describe, expect, it } from 'vitest';
+import { createKernel, type Kernel } from '../kernel/index.ts';
+import { startLoadBalancer, type LoadBalancer } from './load-balancer.ts';
+import { startApiServerReplica, type ApiServerReplica, type ApiWireMessage } from './server.ts';
+import { createInMemoryEtcd } from './testing/mvcc-etcd-client.ts';
+
+const ADMIN = { clientCert: { commonName: 'kubernetes-admin', organizations: ['system:masters'] } };
+
+interface Rig {
+  kernel: Kernel;
+  replicas: ApiServerReplica[];
+  lb: LoadBalancer;
+  inbox: ApiWireMessage[];
+  send(msg: ApiWireMessage): void;
+}
+
+function rig(): Rig {
+  const kernel = createKernel({ seed: 3 });
+  const clock = { now: () => kernel.now(), setTimer: (ms: number, fn: () => void) => kernel.setTimer(ms, fn) };
+  const etcd = createInMemoryEtcd({ clock });
+  const replicas = ['apiserver-a', 'apiserver-b'].map((name) => startApiServerReplica(kernel, { name, etcdClient: () => etcd.client }));
+  const lb = startLoadBalancer(kernel, { name: 'lb', backends: ['apiserver-a', 'apiserver-b'] });
+  kernel.runUntil(() => replicas.every((r) => r.current()?.isReady === true), 1_000_000);
+  const inbox: ApiWireMessage[] = [];
+  kernel.net.register<ApiWireMessage>('client', (m) => inbox.push(m));
+  return { kernel, replicas, lb, inbox, send: (msg) => kernel.send('client', 'lb', msg) };
+}
+
+const version = (id: number): ApiWireMessage => ({ type: 'api.request', id, req: { verb: 'get', path: '/version' } });
+const served = (inbox: ApiWireMessage[]): (string | undefined)[] =>
+  inbox.flatMap((m) => (m.type === 'api.response' ? [m.servedBy] : []));
+
+describe('load balancer', () => {
+  it('spreads requests round robin and relays each answer to its own request id', () => {
+    const r = rig();
+    for (let id = 1; id <= 4; id++) r.send(version(id));
+    r.kernel.runFor(50);
+    expect(r.inbox.map((m) => m.id).sort()).toEqual([1, 2, 3, 4]);
+    expect(served(r.inbox).sort()).toEqual(['apiserver-a', 'apiserver-a', 'apiserver-b', 'apiserver-b']);
+  });
+
+  it('redispatches away from a replica whose process is gone, before any health check notices', () => {
+    const r = rig();
+    r.replicas[0]!.stop();
+    for (let id = 1; id <= 4; id++) r.send(version(id));
+    r.kernel.runFor(50);
+    expect(served(r.inbox)).toEqual(['apiserver-b', 'apiserver-b', 'apiserver-b', 'apiserver-b']);
+  });
+
+  it('cuts requests and streams pinned to a replica its health checks find unreachable', () => {
+    const r = rig();
+    r.kernel.net.partition([['lb', 'client', 'apiserver-b'], ['apiserver-a']]);
+    for (let id = 1; id <= 2; id++) r.send(version(id)); // one of them lands on the cut-off replica
+    r.kernel.runFor(10_000);
+    expect(r.lb.healthyBackends()).toEqual(['apiserver-b']);
+    const failure = r.inbox.find((m) => m.type === 'api.failure');
+    expect(failure).toEqual({ type: 'api.failure', id: expect.any(Number), error: 'read: connection reset by peer' });
+    expect(served(r.inbox)).toEqual(['apiserver-b']);
+    r.kernel.net.heal();
+    r.kernel.runFor(10_000);
+    expect(r.lb.healthyBackends()).toEqual(['apiserver-a', 'apiserver-b']);
+  });
+
+  it('numbers the events of a watch stream and closes it with a transport error when its replica dies', () => {
+    const r = rig();
+    r.send({ type: 'api.watch', id: 7, req: { verb: 'watch', resource: 'namespaces', credentials: ADMIN, query: { resourceVersion: '0' } } });
+    r.kernel.runFor(50);
+    const events = r.inbox.filter((m) => m.type === 'api.watch.event');
+    // the 4 system namespaces; network jitter may reorder them, the numbers let the client undo it
+    expect(events.map((m) => (m.type === 'api.watch.event' ? m.seq : 0)).sort()).toEqual([1, 2, 3, 4]);
+    r.replicas[0]!.stop();
+    r.replicas[1]!.stop();
+    r.kernel.runFor(10_000);
+    expect(r.inbox.at(-1)).toEqual({ type: 'api.watch.close', id: 7, transportError: 'read: connection reset by peer' });
+    r.send(version(8));
+    r.kernel.runFor(50);
+    expect(r.inbox.at(-1)).toEqual({ type: 'api.failure', id: 8, error: 'EOF' });
+  });
+
+  it('answers a ping end to end with the replica\'s last sequence number, and "not alive" for unknown streams', () => {
+    const r = rig();
+    r.send({ type: 'api.watch', id: 9, req: { verb: 'watch', resource: 'namespaces', credentials: ADMIN, query: { resourceVersion: '0' } } });
+    r.kernel.runFor(50);
+    r.send({ type: 'api.ping', id: 9 });
+    r.send({ type: 'api.ping', id: 99 });
+    r.kernel.runFor(50);
+    const pongs = r.inbox.filter((m) => m.type === 'api.pong');
+    expect(pongs).toContainEqual({ type: 'api.pong', id: 9, alive: true, lastSeq: 4 });
+    expect(pongs).toContainEqual({ type: 'api.pong', id: 99, alive: false });
+  });
+});
+
+describe('replica on the network', () => {
+  it('answers a malformed body with 400 and rebuilds its pipeline on restart', () => {
+    const r = rig();
+    r.kernel.send('client', 'apiserver-a', { type: 'api.request', id: 1, req: { verb: 'create', resource: 'namespaces', credentials: ADMIN, bodyJson: '{nope' } } satisfies ApiWireMessage);
+    r.kernel.runFor(20);
+    const res = r.inbox[0];
+    expect(res?.type === 'api.response' && res.code).toBe(400);
+    const before = r.replicas[0]!.current();
+    r.replicas[0]!.stop();
+    expect(r.replicas[0]!.current()).toBeUndefined();
+    r.replicas[0]!.start();
+    expect(r.replicas[0]!.current()).not.toBe(before);
+  });
+});

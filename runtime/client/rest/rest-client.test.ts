@@ -1,0 +1,144 @@
+// The REST client against a scripted server endpoint on the kernel network: retries only where
+// client-go retries, deadlines on the simulated clock, and watch streams that arrive in order or
+// are declared broken.
+import { describe, expect, it } from 'vitest';
+import { createKernel, type Kernel } from '../../kernel/index.ts';
+import { RestClient, type RestResponse, type RestWatchEvent } from './rest-client.ts';
+import type { WireMessage } from './wire.ts';
+
+type Script = (msg: WireMessage, reply: (m: WireMessage, delayMs?: number) => void) => void;
+
+function setup(script: Script): { kernel: Kernel; client: RestClient; received: WireMessage[] } {
+  const kernel = createKernel({ seed: 1, link: { jitterMs: 0 } });
+  const received: WireMessage[] = [];
+  kernel.net.register<WireMessage>('server', (msg, from) => {
+    received.push(msg);
+    script(msg, (m, delayMs = 0) => kernel.setTimer(delayMs, () => kernel.send('server', from, m)));
+  });
+  const client = new RestClient(
+    {
+      now: () => kernel.now(), setTimer: (ms, fn) => kernel.setTimer(ms, fn), send: (f, t, m) => kernel.send(f, t, m),
+      setHandler: (n, h) => kernel.setHandler(n, h), isUp: (n) => kernel.net.isUp(n),
+    },
+    { name: 'client', server: 'server', serverURL: 'https://server:6443', timeoutMs: 5_000, credentials: { token: 't' } },
+  );
+  return { kernel, client, received };
+}
+
+const ok = (id: number): WireMessage => ({ type: 'api.response', id, code: 200, bodyJson: '{"kind":"Pod","metadata":{"name":"p"}}' });
+
+function call(kernel: Kernel, client: RestClient, verb: 'get' | 'create'): RestResponse {
+  let res: RestResponse | undefined;
+  client.request({ verb, resource: 'pods', namespace: 'default', name: 'p' }, (r) => (res = r));
+  kernel.runFor(60_000);
+  return res!;
+}
+
+describe('RestClient requests', () => {
+  it.each([
+    ['get', 2, 200, undefined],
+    ['create', 1, 0, 'Post "https://server:6443/api/v1/namespaces/default/pods/p": read: connection reset by peer'],
+  ] as const)('%s after a reset connection: %i attempt(s), code %i', (verb, attempts, code, message) => {
+    let n = 0;
+    const { kernel, client, received } = setup((msg, reply) => {
+      if (msg.type !== 'api.request') return;
+      reply(n++ === 0 ? { type: 'api.failure', id: msg.id, error: 'read: connection reset by peer' } : ok(msg.id));
+    });
+    const res = call(kernel, client, verb);
+    expect(received).toHaveLength(attempts);
+    expect(res.code).toBe(code);
+    if (message) expect((res.body as { message: string }).message).toBe(message);
+  });
+
+  it('sends credentials, impersonation headers and the body as JSON text', () => {
+    const { kernel, client, received } = setup((msg, reply) => reply(ok(msg.id)));
+    client.impersonate({ user: 'jane', groups: ['devs'] }).request({ verb: 'create', resource: 'pods', namespace: 'default', body: { a: 1 } }, () => {});
+    kernel.runFor(100);
+    expect(received[0]).toMatchObject({ type: 'api.request', req: { credentials: { token: 't' }, impersonate: { user: 'jane', groups: ['devs'] }, bodyJson: '{"a":1}' } });
+  });
+
+  it('gives up at the deadline when nothing answers', () => {
+    const { kernel, client } = setup(() => {});
+    const res = call(kernel, client, 'get');
+    expect(res.transportError).toBe('context deadline exceeded (Client.Timeout exceeded while awaiting headers)');
+  });
+
+  it('is refused at once when nothing listens', () => {
+    const { kernel, client } = setup(() => {});
+    kernel.net.unregister('server');
+    const res = call(kernel, client, 'get');
+    expect((res.body as { message: string }).message).toBe('The connection to the server server:6443 was refused - did you specify the right host or port?');
+  });
+});
+
+describe('RestClient watch streams', () => {
+  const event = (id: number, seq: number): WireMessage => ({ type: 'api.watch.event', id, seq, eventJson: `{"type":"ADDED","object":{"n":${seq}}}` });
+
+  function watch(script: Script) {
+    const s = setup(script);
+    const events: number[] = [];
+    const closed: unknown[] = [];
+    s.client.watch({ verb: 'watch', resource: 'pods' }, {
+      onEvent: (e: RestWatchEvent) => events.push((e.object as { n: number }).n),
+      onClose: (err) => closed.push(err ?? 'clean'),
+    });
+    return { ...s, events, closed };
+  }
+
+  it('delivers reordered and duplicated events in sequence order, then the close', () => {
+    const w = watch((msg, reply) => {
+      if (msg.type !== 'api.watch') return;
+      reply(event(msg.id, 2), 1);
+      reply(event(msg.id, 1), 5);
+      reply(event(msg.id, 1), 6);
+      reply({ type: 'api.watch.close', id: msg.id, seq: 4 }, 7);
+      reply(event(msg.id, 3), 9);
+    });
+    w.kernel.runFor(100);
+    expect(w.events).toEqual([1, 2, 3]);
+    expect(w.closed).toEqual(['clean']);
+  });
+
+  it('calls the stream broken when a gap does not fill', () => {
+    const w = watch((msg, reply) => {
+      if (msg.type !== 'api.watch') return;
+      reply(event(msg.id, 1));
+      reply(event(msg.id, 3));
+    });
+    w.kernel.runFor(1000);
+    expect(w.events).toEqual([1]);
+    expect(w.closed).toHaveLength(1);
+    expect((w.closed[0] as { message: string }).message).toBe('Get "https://server:6443/api/v1/pods?watch=true": read: connection reset by peer');
+  });
+
+  it('pings a quiet stream and finds a lost tail from the pong', () => {
+    const w = watch((msg, reply) => {
+      if (msg.type === 'api.watch') reply(event(msg.id, 1));
+      if (msg.type === 'api.ping') reply({ type: 'api.pong', id: msg.id, alive: true, lastSeq: 2 });
+    });
+    w.kernel.runFor(29_000);
+    expect(w.closed).toEqual([]);
+    w.kernel.runFor(2_000);
+    expect((w.closed[0] as { message: string }).message).toMatch(/read: connection reset by peer$/);
+  });
+
+  it('keeps a quiet stream whose pings are answered', () => {
+    const w = watch((msg, reply) => {
+      if (msg.type === 'api.watch') reply(event(msg.id, 1));
+      if (msg.type === 'api.ping') reply({ type: 'api.pong', id: msg.id, alive: true, lastSeq: 1 });
+    });
+    w.kernel.runFor(300_000);
+    expect(w.closed).toEqual([]);
+    expect(w.received.filter((m) => m.type === 'api.ping')).toHaveLength(9); // one per 30 s of silence (+ round trips)
+  });
+
+  it('closes a stream whose pings go unanswered', () => {
+    const w = watch((msg, reply) => {
+      if (msg.type === 'api.watch') reply(event(msg.id, 1));
+    });
+    w.kernel.runFor(44_000);
+    expect(w.closed).toEqual([]);
+    w.kernel.runFor(2_000);
+    expect((w.closed[0] as { message: string }).message).toMatch(/http2: client connection lost$/);
+  });
+});
