@@ -14,7 +14,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: Number(process.env.LAB_TIME_LIMIT_MS ?? 2000),
     hookTimeout: Number(process.env.LAB_TIME_LIMIT_MS ?? 2000),
-    setupFiles: [resolve(import.meta.dirname, 'progress-setup.ts')],
+    setupFiles: [resolve(import.meta.dirname, 'progress-setup.ts'), resolve(import.meta.dirname, 'harden-setup.ts')],
     // The resolved `@lab/submission` must never come from a cached transform (GRADING-NOTES).
     fsModuleCache: false,
     cache: false,
