@@ -392,11 +392,11 @@ export class Raft {
       `${cc.type} ${cc.nodeId}: voters ${this.prs.voters.join(',')}`,
     );
     if (this.state !== 'StateLeader') return this.confState();
-    if (!this.promotable()) {
-      // A leader that removed itself steps down; the rest elect a new leader.
-      this.becomeFollower(this.term, None);
-      return this.confState();
-    }
+    // A leader that removed itself stays leader, outside the configuration (as etcd-raft does):
+    // it keeps sending heartbeats so the others learn that the change committed, refuses
+    // proposals, and leaves when the application shuts it down (etcd stops a removed member
+    // ten ticks after applying its removal). Stepping down at once could strand a remaining
+    // member that never learned the commit, still needing the removed leader's vote.
     // The quorum changed: commit may move (e.g. after a removal), and new members need entries.
     if (this.maybeCommit()) this.bcastAppend();
     else for (const id of this.prs.voters) if (id !== this.id) this.maybeSendAppend(id, false);

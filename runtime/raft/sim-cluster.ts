@@ -62,6 +62,13 @@ export interface SimClusterOptions {
   hooks?: SimClusterHooks;
 }
 
+/** The ids this member has seen removed (durable: kept on the process's disk). */
+function removedSet(ctx: ProcessContext): Set<NodeId> {
+  let set = ctx.disk.get<Set<NodeId>>('removed');
+  if (!set) ctx.disk.set('removed', (set = new Set()));
+  return set;
+}
+
 /** The default state machine: the list of applied non-empty commands. */
 export class LogStateMachine implements StateMachine {
   applied: string[] = [];
@@ -253,6 +260,9 @@ export class SimCluster {
       1 + ctx.rng.nextInt(this.tickMs),
     );
     ctx.onMessage<Message>((msg) => {
+      // Like etcd's transport, refuse traffic from members known to be removed, so a removed
+      // member that never learned of its removal cannot disrupt elections (thesis 4.2.3).
+      if (removedSet(ctx).has(msg.from)) return;
       node.step(msg);
       this.drain(id, member);
     });
@@ -277,7 +287,7 @@ export class SimCluster {
       // 3. Apply.
       if (rd.snapshot) sm.restore(rd.snapshot.data);
       for (const e of rd.committedEntries) {
-        if (e.type === 'EntryConfChange') node.applyConfChange(decodeConfChange(e.data));
+        if (e.type === 'EntryConfChange') this.applyConfChange(m, decodeConfChange(e.data));
         sm.apply(e);
         hooks?.onApply?.(id, e);
       }
@@ -290,6 +300,20 @@ export class SimCluster {
       this.serveReads(m);
       this.maybeSnapshot(m);
     }
+  }
+
+  /**
+   * Applies a committed membership change. Removed members are remembered on disk (etcd keeps
+   * them in its membership store); a member that applies its own removal shuts down ten ticks
+   * later, as etcd's stopWithDelay does, giving its heartbeats time to spread the commit.
+   */
+  private applyConfChange(m: Member, cc: ConfChange): void {
+    m.node.applyConfChange(cc);
+    if (cc.type !== 'ConfChangeRemoveNode') return;
+    removedSet(m.ctx).add(cc.nodeId);
+    if (cc.nodeId !== m.node.id) return;
+    m.ctx.trace('raft.member-removed', 'shutting down in 10 ticks');
+    m.ctx.setTimer(10 * this.tickMs, () => this.crash(m.node.id));
   }
 
   private serveReads(m: Member): void {
