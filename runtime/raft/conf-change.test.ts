@@ -104,6 +104,26 @@ describe('conf changes', () => {
     );
   });
 
+  it('a leader that removed itself stays leader outside the configuration and refuses proposals', () => {
+    const ids = ['n1', 'n2', 'n3'];
+    const rs = ids.map((id) => newTestRaft(id, ids));
+    const net = new TestNetwork(rs);
+    net.send(hup('n1'));
+    const leader = rs[0]!;
+    leader.applyConfChange({ type: 'ConfChangeRemoveNode', nodeId: 'n1' });
+    expect([leader.state, leader.prs.voters]).toEqual(['StateLeader', ['n2', 'n3']]);
+    expect(
+      leader.step(
+        newMessage({
+          type: 'MsgProp',
+          from: 'n1',
+          to: 'n1',
+          entries: [{ term: 0, index: 0, type: 'EntryNormal', data: 'x' }],
+        }),
+      ),
+    ).toBe('ErrProposalDropped');
+  });
+
   it('a removed member can no longer campaign', () => {
     const r = newTestRaft('n3', ['n1', 'n2', 'n3']);
     r.applyConfChange({ type: 'ConfChangeRemoveNode', nodeId: 'n3' });
@@ -133,6 +153,7 @@ describe('conf changes', () => {
     const old = c.leader()!;
     expect(c.removeMember(old, old)).toBeNull();
     kernel.runFor(3000);
+    expect(c.isUp(old)).toBe(false); // it shut itself down 10 ticks after applying its removal
     const now = c.leader()!;
     expect(now).not.toBe(old);
     expect(Object.keys(c.status(now)!.progress).sort()).toEqual(
