@@ -60,6 +60,8 @@ export interface ClusterPlan {
   serverEndpoint: string;
   /** The URL kubectl reports in connection errors. */
   serverURL: string;
+  /** The KubeSchedulerConfiguration given, kept for the scheduler (not wired in yet). */
+  scheduler?: object;
 }
 
 export const LOAD_BALANCER = 'kube-apiserver-lb';
@@ -102,7 +104,10 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
   const loadBalancer = apiServers.length > 1 ? LOAD_BALANCER : undefined;
   const serverEndpoint = loadBalancer ?? apiServers[0]!;
   const serverURL = loadBalancer ? 'https://control-plane.cluster.local:6443' : `https://${machines[0]!.internalIP}:8443`;
-  return { seed: options.seed ?? 1, topology, machines, etcdMembers, apiServers, ...(loadBalancer ? { loadBalancer } : {}), serverEndpoint, serverURL };
+  return {
+    seed: options.seed ?? 1, topology, machines, etcdMembers, apiServers, ...(loadBalancer ? { loadBalancer } : {}), serverEndpoint, serverURL,
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+  };
 }
 
 function workerSpecs(workers: ClusterOptions['workers'], topology: Topology): WorkerSpec[] {

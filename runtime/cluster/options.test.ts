@@ -1,0 +1,65 @@
+// What each topology builds: machines, where etcd members and API server replicas run, and which
+// endpoint clients dial.
+import { describe, expect, it } from 'vitest';
+import { expandPartition } from './faults.ts';
+import type { Component } from './control-plane.ts';
+import { planCluster, type ClusterOptions } from './options.ts';
+
+describe('planCluster', () => {
+  it.each<[string, ClusterOptions, { machines: string[]; etcd: string[]; apiservers: string[]; endpoint: string }]>([
+    ['single-node (minikube)', {}, { machines: ['cp-1'], etcd: ['etcd-cp-1'], apiservers: ['kube-apiserver-cp-1'], endpoint: 'kube-apiserver-cp-1' }],
+    ['ha, stacked etcd', { topology: 'ha', workers: 2 }, {
+      machines: ['cp-1', 'cp-2', 'cp-3', 'worker-1', 'worker-2'], etcd: ['etcd-cp-1', 'etcd-cp-2', 'etcd-cp-3'],
+      apiservers: ['kube-apiserver-cp-1', 'kube-apiserver-cp-2', 'kube-apiserver-cp-3'], endpoint: 'kube-apiserver-lb',
+    }],
+    ['ha with 5 etcd members: 5 control-plane machines', { topology: 'ha', etcdMembers: 5, workers: 0 }, {
+      machines: ['cp-1', 'cp-2', 'cp-3', 'cp-4', 'cp-5'], etcd: ['etcd-cp-1', 'etcd-cp-2', 'etcd-cp-3', 'etcd-cp-4', 'etcd-cp-5'],
+      apiservers: ['kube-apiserver-cp-1', 'kube-apiserver-cp-2', 'kube-apiserver-cp-3', 'kube-apiserver-cp-4', 'kube-apiserver-cp-5'], endpoint: 'kube-apiserver-lb',
+    }],
+    ['managed with one hidden member', { topology: 'managed', etcdMembers: 1, workers: 1 }, {
+      machines: ['managed-cp-1', 'worker-1'], etcd: ['etcd-managed-cp-1'], apiservers: ['kube-apiserver-managed-cp-1'], endpoint: 'kube-apiserver-managed-cp-1',
+    }],
+  ])('%s', (_name, options, want) => {
+    const plan = planCluster(options);
+    expect(plan.machines.map((m) => m.name)).toEqual(want.machines);
+    expect(plan.etcdMembers).toEqual(want.etcd);
+    expect(plan.apiServers).toEqual(want.apiservers);
+    expect(plan.serverEndpoint).toBe(want.endpoint);
+  });
+
+  it('hides a managed control plane and taints only a dedicated one', () => {
+    const managed = planCluster({ topology: 'managed' });
+    expect(managed.machines.filter((m) => m.visible).map((m) => m.name)).toEqual(['worker-1', 'worker-2', 'worker-3']);
+    expect(planCluster({}).machines[0]!.schedulable).toBe(true);
+    expect(planCluster({ topology: 'ha' }).machines[0]!.schedulable).toBe(false);
+  });
+
+  it.each<[ClusterOptions, RegExp]>([
+    [{ topology: 'cloud' as never }, /unknown topology "cloud"/],
+    [{ etcdMembers: 2 as never, topology: 'ha' }, /etcdMembers must be 1, 3 or 5/],
+    [{ workers: -1 }, /workers must be an integer from 0 to 5000/],
+  ])('refuses %j', (options, message) => {
+    expect(() => planCluster(options)).toThrow(message);
+  });
+});
+
+describe('expandPartition', () => {
+  const plan = planCluster({ topology: 'ha', workers: 1 });
+  const components = new Map<string, Component>(
+    ['cp-1', 'cp-2', 'cp-3'].flatMap((m) => [
+      [`etcd-${m}`, { name: `etcd-${m}`, machine: m, kind: 'etcd', isUp: () => true, stop() {}, start() {}, endpoints: () => [`etcd-${m}`] }],
+      [`kube-apiserver-${m}`, { name: `kube-apiserver-${m}`, machine: m, kind: 'kube-apiserver', isUp: () => true, stop() {}, start() {}, endpoints: () => [`kube-apiserver-${m}`, `kube-apiserver-${m}/etcd-client-1`] }],
+    ] as [string, Component][]),
+  );
+
+  it('turns machines into every endpoint they host, and components into their own', () => {
+    expect(expandPartition([['cp-1'], ['etcd-cp-2', 'worker-1']], plan, components)).toEqual([
+      ['etcd-cp-1', 'kube-apiserver-cp-1', 'kube-apiserver-cp-1/etcd-client-1', 'cp-1'],
+      ['etcd-cp-2', 'worker-1'],
+    ]);
+  });
+
+  it('names what it does not know', () => {
+    expect(() => expandPartition([['cp-9']], plan, components)).toThrow(/"cp-9" is neither a node nor a component/);
+  });
+});
