@@ -200,3 +200,12 @@ describe('etcdctl cluster commands', () => {
     expect(setup().run('version')).toEqual(ok('etcdctl version: 3.5.21\nAPI version: 3.5\n'));
   });
 });
+
+describe('etcdctl --endpoints', () => {
+  it('accepts endpoints with or without the scheme, and times out on an unknown one', () => {
+    const { run } = setup(3);
+    expect(run('put k v --endpoints=etcd-1:2379')).toEqual(ok('OK\n'));
+    expect(run('get k --endpoints=https://etcd-2:2379,etcd-0:2379 --print-value-only')).toEqual(ok('v\n'));
+    expect(run('get k --endpoints=127.0.0.1:2379 --command-timeout=1s')).toEqual(err('Error: context deadline exceeded\n'));
+  });
+});

@@ -52,7 +52,8 @@ export class SimEtcdClient implements EtcdClient {
 
   constructor(private readonly kernel: Kernel, private readonly opts: ClientOptions) {
     this.endpoints = opts.endpoints.map((e) => e.url);
-    this.members = new Map(opts.endpoints.map((e) => [e.url, e.member]));
+    // "etcd-0:2379" finds "https://etcd-0:2379" too (etcdctl accepts endpoints without a scheme).
+    this.members = new Map(opts.endpoints.flatMap((e) => [[e.url, e.member], [withoutScheme(e.url), e.member]] as [string, string][]));
     const live = opts.isLive ?? (() => true);
     this.clock = {
       now: () => kernel.now(),
@@ -97,7 +98,7 @@ export class SimEtcdClient implements EtcdClient {
     const send = (): void => {
       if (finished) return;
       const url = candidates[(this.startIndex(candidates) + attempt) % candidates.length]!;
-      const member = this.members.get(url);
+      const member = this.members.get(url) ?? this.members.get(withoutScheme(url));
       // A dead process refuses the connection at once (the request was never sent).
       if (member === undefined || !this.kernel.net.isUp(member)) return tryNext(RETRY_BACKOFF_MS);
       this.pending.set(reqId, {
@@ -176,6 +177,10 @@ export class SimEtcdClient implements EtcdClient {
   get name(): string {
     return this.opts.name;
   }
+}
+
+function withoutScheme(url: string): string {
+  return url.replace(/^[a-z]+:\/\//, '');
 }
 
 /** One logical watch that hops between members: resumes from lastRevision + 1 on each new stream. */
