@@ -3,12 +3,31 @@
 import type { EtcdCluster } from '../../etcd/index.ts';
 import type { AckedWrite } from './workload.ts';
 
-/** Every acknowledged write must be in every member's history at the revision it was given. */
-export function checkAckedWrites(cluster: EtcdCluster, acked: readonly AckedWrite[]): string | undefined {
+/** One event as the watcher received it. */
+export interface SeenEvent {
+  revision: number;
+  key: string;
+  /** null for a DELETE. */
+  value: string | null;
+}
+
+/**
+ * Every acknowledged write must be in the watch stream at the revision it was given, and in every
+ * member's history (for revisions still kept after compaction).
+ */
+export function checkAckedWrites(cluster: EtcdCluster, acked: readonly AckedWrite[], seen: readonly SeenEvent[]): string | undefined {
+  const byRevision = new Map(seen.map((e) => [e.revision, e]));
+  for (const w of acked) {
+    const e = byRevision.get(w.revision);
+    if (!e || e.key !== w.key || e.value !== w.value) {
+      return `acknowledged write missing from the watch stream: ${w.key}=${JSON.stringify(w.value)} at revision ${w.revision}, saw ${JSON.stringify(e ?? null)}`;
+    }
+  }
   for (const m of cluster.members) {
     const store = cluster.store(m.name);
     if (!store) return `member ${m.name} is not up after recovery`;
     for (const w of acked) {
+      if (w.revision < store.compactRevision) continue;
       const r = store.range({ key: w.key, revision: w.revision });
       if (!r.ok) return `member ${m.name}: reading acknowledged write ${w.key}@${w.revision} failed: ${r.error.message}`;
       const kv = r.value.kvs[0];

@@ -8,7 +8,7 @@
 import { createKernel } from '../../kernel/index.ts';
 import { createEtcdCluster, type EtcdError } from '../../etcd/index.ts';
 import { checkOperations, kvModel } from '../linearizability/index.ts';
-import { checkAckedWrites, checkConvergence, checkWatchStream } from './checks.ts';
+import { checkAckedWrites, checkConvergence, checkWatchStream, type SeenEvent } from './checks.ts';
 import { FaultInjector } from './faults.ts';
 import { WorkloadClient, type AckedWrite, type KvOperation } from './workload.ts';
 
@@ -33,6 +33,8 @@ export interface EtcdScheduleResult {
   acknowledgedWrites: number;
   indeterminate: number;
   finalRevision: number;
+  /** The compaction point at the end (-1: never compacted). */
+  compactRevision: number;
   simulatedMs: number;
   faults: string[];
 }
@@ -63,11 +65,25 @@ export function runEtcdSchedule(seed: number, opts: EtcdScheduleOptions = {}): E
     new WorkloadClient(kernel, cluster.client({ name: `client-${i}`, timeoutMs: 3000 }), i, plan.fork(`client-${i}`),
       { keys: KEYS, thinkMsMax: 150, timeoutMs: 3000 }, history, acked, errors));
   const watched: number[] = [];
+  const seen: SeenEvent[] = [];
   let watchCanceled = '';
   cluster.client({ name: 'watcher' }).watch({ key: 'k/', rangeEnd: 'k0', startRevision: 1 }, (resp) => {
     if (resp.canceled) watchCanceled = `watch canceled: ${resp.cancelReason ?? ''} (compact ${resp.compactRevision ?? 0})`;
-    for (const e of resp.events) watched.push(e.kv.modRevision);
+    for (const e of resp.events) {
+      watched.push(e.kv.modRevision);
+      seen.push({ revision: e.kv.modRevision, key: e.kv.key, value: e.type === 'DELETE' ? null : e.kv.value });
+    }
   });
+  // Like kube-apiserver's periodic compaction, but never past what the watcher has seen (so its
+  // resume point stays valid and the stream can be checked for gaps).
+  const compactor = cluster.client({ name: 'compactor', timeoutMs: 2000 });
+  const compactEveryMs = [0, 700, 2000][plan.nextInt(3)]!;
+  if (compactEveryMs > 0) {
+    kernel.every(compactEveryMs, () => {
+      const target = (watched[watched.length - 1] ?? 1) - 3;
+      if (target > 1 && kernel.now() < stopMs) compactor.compact(target, () => {});
+    });
+  }
   const clientNames = [...workers.map((_, i) => `client-${i}`), 'watcher'];
   const injector = new FaultInjector(kernel, cluster, plan.fork('faults'), faults, clientNames);
 
@@ -87,6 +103,7 @@ export function runEtcdSchedule(seed: number, opts: EtcdScheduleOptions = {}): E
     acknowledgedWrites: acked.length,
     indeterminate: history.filter((o) => o.returnMs === Infinity).length,
     finalRevision: cluster.store(cluster.leader() ?? '')?.revision ?? 0,
+    compactRevision: cluster.store(cluster.leader() ?? '')?.compactRevision ?? -1,
     simulatedMs: kernel.now(),
     faults,
   });
@@ -106,7 +123,7 @@ export function runEtcdSchedule(seed: number, opts: EtcdScheduleOptions = {}): E
   if (lin.verdict !== 'ok') return result(`linearizability: ${lin.verdict}${lin.explanation ? '\n' + lin.explanation : ''}`);
   const problem =
     checkConvergence(cluster) ??
-    checkAckedWrites(cluster, acked) ??
+    checkAckedWrites(cluster, acked, seen) ??
     (watchCanceled || checkWatchStream(watched, finalRevision));
   return result(problem ?? '');
 }
