@@ -1,0 +1,148 @@
+// The simulated image registry: a handful of real images (with their real compressed sizes, roughly)
+// and images with scripted behaviour for teaching. Every image resolves to a behaviour the
+// container runtime plays out on the simulated clock.
+//
+// Scripted images (all under ghcr.io/inside-cp/, tags carry the parameter):
+//   crash-after:<N>s     runs N seconds, then exits with code 1 (reason Error): CrashLoopBackOff
+//   exit-1               exits with code 1 half a second after it starts
+//   complete:<N>s        runs N seconds, then exits 0 (reason Completed): a Job-like workload
+//   never-ready          runs forever; every readiness probe fails (HTTP 503)
+//   unhealthy-after:<N>s runs forever; liveness and readiness probes fail after N seconds (HTTP 500)
+//   oom                  allocates past its memory limit after 2 s: OOMKilled, exit code 137
+//   ignore-sigterm       runs forever and ignores SIGTERM: a deletion waits the whole grace period
+// busybox runs its command: `sleep N` runs N seconds (and, as PID 1, ignores SIGTERM, as the real
+// one does); with no command it runs `sh`, which exits 0 at once.
+
+/** What a container of this image does once started. */
+export type ImageBehaviour =
+  | { kind: 'serve'; ignoresSigterm?: boolean }
+  | { kind: 'exit'; afterMs: number; exitCode: number; ignoresSigterm?: boolean }
+  | { kind: 'never-ready' }
+  | { kind: 'unhealthy-after'; afterMs: number }
+  | { kind: 'oom'; afterMs: number };
+
+export interface ImageSpec {
+  /** Fully qualified reference: docker.io/library/nginx:1.27. */
+  ref: string;
+  /** Repository digest, sha256:<64 hex>. */
+  digest: string;
+  sizeBytes: number;
+  behaviour: ImageBehaviour;
+  /** Lines the container prints when it starts. */
+  logs: string[];
+}
+
+export const SCRIPTED_REGISTRY = 'ghcr.io/inside-cp';
+
+interface KnownImage {
+  repo: string;
+  sizeBytes: number;
+  logs: string[];
+  tags?: string[];
+  ignoresSigterm?: boolean;
+}
+
+const NGINX_LOGS = [
+  '/docker-entrypoint.sh: Configuration complete; ready for start up',
+  'nginx: [notice] start worker processes',
+];
+
+const KNOWN: KnownImage[] = [
+  { repo: 'docker.io/library/nginx', sizeBytes: 72_000_000, logs: NGINX_LOGS },
+  { repo: 'docker.io/library/busybox', sizeBytes: 2_160_000, logs: [] },
+  { repo: 'docker.io/library/redis', sizeBytes: 45_300_000, logs: ['* Ready to accept connections tcp'] },
+  { repo: 'docker.io/library/httpd', sizeBytes: 58_600_000, logs: ['AH00094: Command line: \'httpd -D FOREGROUND\''] },
+  { repo: 'docker.io/library/postgres', sizeBytes: 158_000_000, logs: ['database system is ready to accept connections'] },
+  { repo: 'registry.k8s.io/pause', sizeBytes: 320_000, logs: [] },
+  { repo: 'registry.k8s.io/etcd', sizeBytes: 57_700_000, logs: ['"msg":"serving client traffic securely"'] },
+  { repo: 'registry.k8s.io/kube-apiserver', sizeBytes: 28_500_000, logs: ['"Serving securely on [::]:6443"'] },
+  { repo: 'registry.k8s.io/kube-controller-manager', sizeBytes: 26_400_000, logs: ['"Started kube-controller-manager"'] },
+  { repo: 'registry.k8s.io/kube-scheduler', sizeBytes: 20_700_000, logs: ['"Serving securely on 127.0.0.1:10259"'] },
+  { repo: 'registry.k8s.io/kube-proxy', sizeBytes: 30_900_000, logs: ['"Using iptables Proxier"'] },
+  { repo: 'registry.k8s.io/coredns/coredns', sizeBytes: 18_600_000, logs: ['CoreDNS-1.12.0'] },
+];
+
+/** docker.io/library/nginx:latest from "nginx"; tags default to latest, digests are kept. */
+export function normalizeImageRef(image: string): string {
+  let ref = image.trim();
+  const firstSlash = ref.indexOf('/');
+  const first = firstSlash < 0 ? '' : ref.slice(0, firstSlash);
+  const hasRegistry = first.includes('.') || first.includes(':') || first === 'localhost';
+  if (!hasRegistry) ref = firstSlash < 0 ? `docker.io/library/${ref}` : `docker.io/${ref}`;
+  const lastSlash = ref.lastIndexOf('/');
+  if (!ref.includes('@') && !ref.slice(lastSlash).includes(':')) ref += ':latest';
+  return ref;
+}
+
+function splitRef(ref: string): { repo: string; tag: string } {
+  const at = ref.indexOf('@');
+  if (at >= 0) return { repo: ref.slice(0, at), tag: ref.slice(at + 1) };
+  const colon = ref.lastIndexOf(':');
+  return { repo: ref.slice(0, colon), tag: ref.slice(colon + 1) };
+}
+
+/** "10s" -> 10000 ms; undefined for anything else. */
+function parseSecondsTag(tag: string): number | undefined {
+  const m = /^(\d{1,5})s$/.exec(tag);
+  return m ? Number(m[1]) * 1000 : undefined;
+}
+
+function scripted(name: string, tag: string): { behaviour: ImageBehaviour; logs: string[] } | undefined {
+  const seconds = parseSecondsTag(tag);
+  switch (name) {
+    case 'crash-after':
+      return seconds === undefined ? undefined : { behaviour: { kind: 'exit', afterMs: seconds, exitCode: 1 }, logs: ['starting', `crashing after ${tag} on purpose`] };
+    case 'complete':
+      return seconds === undefined ? undefined : { behaviour: { kind: 'exit', afterMs: seconds, exitCode: 0 }, logs: ['working', 'done'] };
+    case 'exit-1':
+      return { behaviour: { kind: 'exit', afterMs: 500, exitCode: 1 }, logs: ['error: missing configuration, exiting with code 1'] };
+    case 'never-ready':
+      return { behaviour: { kind: 'never-ready' }, logs: ['waiting for a dependency that never comes'] };
+    case 'unhealthy-after':
+      return seconds === undefined ? undefined : { behaviour: { kind: 'unhealthy-after', afterMs: seconds }, logs: ['serving', `will deadlock after ${tag}`] };
+    case 'oom':
+      return { behaviour: { kind: 'oom', afterMs: 2000 }, logs: ['allocating memory without bound'] };
+    case 'ignore-sigterm':
+      return { behaviour: { kind: 'serve', ignoresSigterm: true }, logs: ['trapping SIGTERM and ignoring it'] };
+    default:
+      return undefined;
+  }
+}
+
+/** A deterministic fake digest derived from the reference (no crypto needed for a simulation). */
+export function fakeDigest(text: string): string {
+  let out = '';
+  let h = 0x811c9dc5;
+  for (let round = 0; out.length < 64; round++) {
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    h = Math.imul(h ^ round, 0x01000193) >>> 0;
+    out += h.toString(16).padStart(8, '0');
+  }
+  return `sha256:${out.slice(0, 64)}`;
+}
+
+/** Looks an image up in the simulated registry; undefined when the registry does not have it. */
+export function resolveImage(image: string): ImageSpec | undefined {
+  const ref = normalizeImageRef(image);
+  const { repo, tag } = splitRef(ref);
+  if (repo.startsWith(`${SCRIPTED_REGISTRY}/`)) {
+    const s = scripted(repo.slice(SCRIPTED_REGISTRY.length + 1), tag);
+    return s && { ref, digest: fakeDigest(ref), sizeBytes: 4_200_000, behaviour: s.behaviour, logs: s.logs };
+  }
+  const known = KNOWN.find((k) => k.repo === repo);
+  if (!known) return undefined;
+  return { ref, digest: fakeDigest(ref), sizeBytes: known.sizeBytes, behaviour: { kind: 'serve' }, logs: known.logs };
+}
+
+/** busybox-style images run their command: `sleep N` runs N s and ignores SIGTERM; `sh` exits 0. */
+export function behaviourFor(spec: ImageSpec, command: readonly string[]): ImageBehaviour {
+  if (!spec.ref.startsWith('docker.io/library/busybox')) return spec.behaviour;
+  const sleep = command.findIndex((word) => word === 'sleep');
+  if (sleep >= 0) {
+    const arg = command[sleep + 1] ?? '';
+    if (arg === 'infinity') return { kind: 'serve', ignoresSigterm: true };
+    const seconds = Number(arg.replace(/s$/, ''));
+    if (Number.isFinite(seconds) && seconds > 0) return { kind: 'exit', afterMs: seconds * 1000, exitCode: 0, ignoresSigterm: true };
+  }
+  return { kind: 'exit', afterMs: 100, exitCode: 0 };
+}

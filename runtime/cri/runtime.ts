@@ -1,0 +1,259 @@
+// A simulated container runtime for one node, shaped like the CRI's RuntimeService and
+// ImageService (k8s.io/cri-api/pkg/apis/runtime/v1/api.proto): RunPodSandbox, PullImage,
+// CreateContainer, StartContainer, StopContainer, ContainerStatus, plus container logs.
+// Containers play out their image's behaviour on the simulated clock; when one exits, the runtime
+// tells its listener, as containerd's event stream feeds the kubelet's PLEG.
+import { behaviourFor, normalizeImageRef, resolveImage, type ImageBehaviour, type ImageSpec } from './images.ts';
+
+export interface CriHost {
+  now(): number;
+  setTimer(delayMs: number, fn: () => void): { cancel(): void };
+}
+
+export interface ContainerRuntimeOptions {
+  nodeName: string;
+  /** Registry download speed (default 50 MB/s): pull time is latency + size / bandwidth. */
+  bandwidthBytesPerSec?: number;
+  /** Round trip to resolve the manifest before the layers download (default 250 ms). */
+  registryLatencyMs?: number;
+  /** Images already on the machine (node.status.images). */
+  preloadedImages?: string[];
+  /** Random stream for container and sandbox ids. */
+  rng: { nextU32(): number };
+}
+
+export type ContainerStateName = 'created' | 'running' | 'exited';
+
+export interface ContainerInfo {
+  id: string;
+  name: string;
+  sandboxId: string;
+  /** The image as the pod spec wrote it, and fully qualified. */
+  image: string;
+  imageRef: string;
+  /** repo@sha256:..., the status imageID. */
+  imageID: string;
+  state: ContainerStateName;
+  createdAtMs: number;
+  startedAtMs?: number;
+  finishedAtMs?: number;
+  exitCode?: number;
+  /** Completed (exit 0), Error, OOMKilled: the terminated reason the kubelet reports. */
+  reason?: string;
+}
+
+export interface ContainerConfig {
+  name: string;
+  image: string;
+  command?: readonly string[];
+  memoryLimitBytes?: number;
+}
+
+export type PullResult =
+  | { ok: true; image: ImageSpec; pullMs: number; totalMs: number }
+  | { ok: false; message: string };
+
+export interface ProbeResult {
+  healthy: boolean;
+  /** The HTTP status an httpGet probe would see (200, 500, 503). */
+  statusCode: number;
+}
+
+interface Container {
+  info: ContainerInfo;
+  behaviour: ImageBehaviour;
+  logLines: string[];
+  memoryLimitBytes?: number;
+  timer?: { cancel(): void };
+}
+
+export const OOM_EXIT_CODE = 137;
+const SIGKILL_EXIT_CODE = 137;
+/** How long a well-behaved process takes to exit after SIGTERM. */
+const SIGTERM_EXIT_MS = 100;
+
+export class ContainerRuntime {
+  readonly nodeName: string;
+  private readonly images = new Map<string, ImageSpec>();
+  private readonly containers = new Map<string, Container>();
+  private readonly sandboxes = new Map<string, { id: string; podUid: string; ready: boolean }>();
+  private readonly exitListeners: ((info: ContainerInfo) => void)[] = [];
+  /** kubelet serializes image pulls by default (serializeImagePulls: true): one at a time. */
+  private pullQueueFreeAtMs = 0;
+
+  constructor(private readonly host: CriHost, private readonly options: ContainerRuntimeOptions) {
+    this.nodeName = options.nodeName;
+    for (const image of options.preloadedImages ?? []) {
+      const spec = resolveImage(image);
+      if (spec) this.images.set(spec.ref, spec);
+    }
+  }
+
+  /** Called with a container's final info each time one exits (containerd's TaskExit event). */
+  onContainerExit(listener: (info: ContainerInfo) => void): void {
+    this.exitListeners.push(listener);
+  }
+
+  // ---------------------------------------------------------------- ImageService
+
+  /** ImageStatus: the image if it is on this machine. */
+  imageStatus(image: string): ImageSpec | undefined {
+    return this.images.get(normalizeImageRef(image));
+  }
+
+  /** ListImages, as node.status.images reports them: largest first. */
+  listImages(): { names: string[]; sizeBytes: number }[] {
+    return [...this.images.values()]
+      .sort((a, b) => b.sizeBytes - a.sizeBytes || a.ref.localeCompare(b.ref))
+      .map((i) => ({ names: [imageIdOf(i), i.ref], sizeBytes: i.sizeBytes }));
+  }
+
+  /** PullImage: waits for earlier pulls (serialized), then takes latency + size / bandwidth. */
+  pullImage(image: string, done: (result: PullResult) => void): void {
+    const requestedAtMs = this.host.now();
+    const spec = resolveImage(image);
+    const latencyMs = this.options.registryLatencyMs ?? 250;
+    if (!spec) {
+      const ref = normalizeImageRef(image);
+      const message = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
+      this.host.setTimer(latencyMs, () => done({ ok: false, message }));
+      return;
+    }
+    const bandwidth = this.options.bandwidthBytesPerSec ?? 50_000_000;
+    const pullMs = latencyMs + Math.ceil((spec.sizeBytes / bandwidth) * 1000);
+    const startAtMs = Math.max(requestedAtMs, this.pullQueueFreeAtMs);
+    this.pullQueueFreeAtMs = startAtMs + pullMs;
+    this.host.setTimer(this.pullQueueFreeAtMs - requestedAtMs, () => {
+      this.images.set(spec.ref, spec);
+      done({ ok: true, image: spec, pullMs, totalMs: this.host.now() - requestedAtMs });
+    });
+  }
+
+  // ---------------------------------------------------------------- RuntimeService
+
+  runPodSandbox(podUid: string): string {
+    const id = this.newId();
+    this.sandboxes.set(id, { id, podUid, ready: true });
+    return id;
+  }
+
+  stopPodSandbox(sandboxId: string): void {
+    const sandbox = this.sandboxes.get(sandboxId);
+    if (sandbox) sandbox.ready = false;
+  }
+
+  removePodSandbox(sandboxId: string): void {
+    this.sandboxes.delete(sandboxId);
+    for (const [id, c] of this.containers) {
+      if (c.info.sandboxId === sandboxId) {
+        c.timer?.cancel();
+        this.containers.delete(id);
+      }
+    }
+  }
+
+  /** CreateContainer: needs the image present (the kubelet pulls first). */
+  createContainer(sandboxId: string, config: ContainerConfig): { ok: true; id: string } | { ok: false; message: string } {
+    if (!this.sandboxes.has(sandboxId)) return { ok: false, message: `sandbox ${sandboxId} not found` };
+    const spec = this.imageStatus(config.image);
+    if (!spec) return { ok: false, message: `image "${normalizeImageRef(config.image)}" not present on the machine` };
+    const id = this.newId();
+    this.containers.set(id, {
+      info: {
+        id, name: config.name, sandboxId, image: config.image, imageRef: spec.ref, imageID: imageIdOf(spec),
+        state: 'created', createdAtMs: this.host.now(),
+      },
+      behaviour: behaviourFor(spec, config.command ?? []),
+      logLines: [...spec.logs],
+      ...(config.memoryLimitBytes !== undefined ? { memoryLimitBytes: config.memoryLimitBytes } : {}),
+    });
+    return { ok: true, id };
+  }
+
+  /** StartContainer: the process starts and its behaviour is scheduled. */
+  startContainer(id: string): { ok: true } | { ok: false; message: string } {
+    const c = this.containers.get(id);
+    if (!c) return { ok: false, message: `container "${id}" not found` };
+    if (c.info.state !== 'created') return { ok: false, message: `container "${id}" is in ${c.info.state} state` };
+    c.info.state = 'running';
+    c.info.startedAtMs = this.host.now();
+    const b = c.behaviour;
+    if (b.kind === 'exit') c.timer = this.host.setTimer(b.afterMs, () => this.exit(c, b.exitCode, b.exitCode === 0 ? 'Completed' : 'Error'));
+    if (b.kind === 'oom') c.timer = this.host.setTimer(b.afterMs, () => this.exit(c, OOM_EXIT_CODE, 'OOMKilled'));
+    return { ok: true };
+  }
+
+  /**
+   * StopContainer: SIGTERM, then SIGKILL once the grace period is over. A process that handles
+   * SIGTERM exits at once with code 0; one that ignores it is killed (137) at the deadline.
+   */
+  stopContainer(id: string, gracePeriodMs: number, done: () => void): void {
+    const c = this.containers.get(id);
+    if (!c || c.info.state !== 'running') {
+      if (c && c.info.state === 'created') this.exit(c, 0, 'Completed', false);
+      this.host.setTimer(0, done);
+      return;
+    }
+    c.logLines.push('received SIGTERM');
+    const ignores = 'ignoresSigterm' in c.behaviour && c.behaviour.ignoresSigterm === true;
+    const exitMs = ignores ? gracePeriodMs : Math.min(SIGTERM_EXIT_MS, gracePeriodMs);
+    const killed = ignores || gracePeriodMs < SIGTERM_EXIT_MS;
+    c.timer?.cancel();
+    c.timer = this.host.setTimer(exitMs, () => {
+      if (c.info.state === 'running') this.exit(c, killed ? SIGKILL_EXIT_CODE : 0, killed ? 'Error' : 'Completed', false);
+      done();
+    });
+  }
+
+  containerStatus(id: string): ContainerInfo | undefined {
+    const c = this.containers.get(id);
+    return c && { ...c.info };
+  }
+
+  listContainers(sandboxId?: string): ContainerInfo[] {
+    return [...this.containers.values()].filter((c) => sandboxId === undefined || c.info.sandboxId === sandboxId).map((c) => ({ ...c.info }));
+  }
+
+  /** RemoveContainer: the kubelet keeps only the last exited instance of each container. */
+  removeContainer(id: string): void {
+    this.containers.get(id)?.timer?.cancel();
+    this.containers.delete(id);
+  }
+
+  /** What an httpGet probe on the container would see right now. */
+  probe(id: string, kind: 'liveness' | 'readiness' | 'startup'): ProbeResult {
+    const c = this.containers.get(id);
+    if (!c || c.info.state !== 'running') return { healthy: false, statusCode: 0 };
+    const b = c.behaviour;
+    if (b.kind === 'never-ready' && kind === 'readiness') return { healthy: false, statusCode: 503 };
+    if (b.kind === 'unhealthy-after' && this.host.now() - (c.info.startedAtMs ?? 0) >= b.afterMs) return { healthy: false, statusCode: 500 };
+    return { healthy: true, statusCode: 200 };
+  }
+
+  logs(id: string): string[] {
+    return [...(this.containers.get(id)?.logLines ?? [])];
+  }
+
+  private exit(c: Container, exitCode: number, reason: string, notify = true): void {
+    c.timer?.cancel();
+    c.info.state = 'exited';
+    c.info.finishedAtMs = this.host.now();
+    c.info.exitCode = exitCode;
+    c.info.reason = reason;
+    if (reason === 'OOMKilled') c.logLines.push('Killed');
+    if (notify) for (const listener of this.exitListeners) listener({ ...c.info });
+  }
+
+  private newId(): string {
+    let hex = '';
+    for (let i = 0; i < 8; i++) hex += this.options.rng.nextU32().toString(16).padStart(8, '0');
+    return hex;
+  }
+}
+
+function imageIdOf(spec: ImageSpec): string {
+  const at = spec.ref.indexOf('@');
+  const colon = spec.ref.lastIndexOf(':');
+  const repo = at >= 0 ? spec.ref.slice(0, at) : spec.ref.slice(0, colon);
+  return `${repo}@${spec.digest}`;
+}
