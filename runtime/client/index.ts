@@ -59,3 +59,24 @@ export {
   type WireRequest,
 } from './rest/wire.ts';
 export { restListerWatcher, type ListWatchTarget } from './rest/lister-watcher.ts';
+export {
+  createEventRecorder,
+  referenceOf,
+  sprintf,
+  EventCorrelator,
+  EVENT_RETRY_DELAY_MS,
+  MAX_QUEUED_EVENTS,
+  MAX_TRIES_PER_EVENT,
+  type Correlation,
+  type EventRecorder,
+  type EventRecorderOptions,
+  type EventType,
+} from './record/index.ts';
+export {
+  LeaderElector,
+  DEFAULT_LEASE_DURATION_MS,
+  DEFAULT_RENEW_DEADLINE_MS,
+  DEFAULT_RETRY_PERIOD_MS,
+  type LeaderCallbacks,
+  type LeaderElectionConfig,
+} from './leaderelection/index.ts';
