@@ -315,13 +315,13 @@ export class MvccStore {
 
   private append(session: WriteSession, key: string, entry: Omit<HistoryEntry, 'main' | 'sub'>): HistoryEntry {
     const full: HistoryEntry = { main: session.main, sub: session.sub++, ...entry };
-    let entries = this.index.get(key);
-    if (!entries) {
-      entries = [];
-      this.index.set(key, entries);
+    const entries = this.index.get(key);
+    if (entries) entries.push(full);
+    else {
+      // A one-element literal: most keys have a short history, and `[]` + push would reserve 17 slots.
+      this.index.set(key, [full]);
       this.pendingKeys.push(key);
     }
-    entries.push(full);
     this.rowCount++;
     const bytes = rowBytes(key, full);
     this.inUseBytes += bytes;
