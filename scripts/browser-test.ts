@@ -107,11 +107,12 @@ async function auditPage(record: PageRecord, label: string, theme: 'light' | 'da
   }, page);
 }
 
-async function auditAllPages(browser: Browser, baseUrl: string, pages: string[]): Promise<void> {
+async function auditAllPages(browsers: BrowserHolder, baseUrl: string, pages: string[]): Promise<void> {
   const bytes: string[] = [];
   for (const path of pages) {
     const pageStarted = Date.now();
     console.log(`\n${path}`);
+    const browser = await browsers.get();
     for (const [viewportName, viewport] of [
       ['desktop', DESKTOP_VIEWPORT],
       ['phone', PHONE_VIEWPORT],
@@ -315,8 +316,9 @@ async function screenshots(browser: Browser, baseUrl: string): Promise<void> {
       name: `chapter1-callout-desktop-${theme}`,
       path: '/chapters/01-journey/',
       options: { colorScheme: theme },
-      scrollTo: '#authorization-rbac-decides',
+      scrollTo: '.callout-try',
     });
+    shots.push({ name: `home-full-desktop-${theme}`, path: '/', options: { colorScheme: theme }, fullPage: true });
     shots.push({ name: `glossary-desktop-${theme}`, path: '/glossary/', options: { colorScheme: theme } });
   }
   await mkdir(SCREENSHOTS, { recursive: true });
@@ -326,7 +328,7 @@ async function screenshots(browser: Browser, baseUrl: string): Promise<void> {
       await record.page.goto(baseUrl + shot.path);
       await settle(record.page);
       if (shot.scrollTo) {
-        await record.page.locator(shot.scrollTo).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await record.page.locator(shot.scrollTo).first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
       }
       await record.page.screenshot({ path: join(SCREENSHOTS, `${shot.name}.png`), fullPage: shot.fullPage ?? false });
     } finally {
@@ -374,6 +376,25 @@ async function runSuites(browser: Browser, baseUrl: string): Promise<void> {
   }
 }
 
+/** The browser, relaunched if it crashed (a crash is reported as a failure, not a hang). */
+interface BrowserHolder {
+  get(): Promise<Browser>;
+}
+
+function holdBrowser(executable: string, first: Browser): BrowserHolder & { current(): Browser } {
+  let browser = first;
+  return {
+    current: () => browser,
+    async get() {
+      if (!browser.isConnected()) {
+        await recordFailure('Chromium disconnected (crashed?) during the previous page; relaunching');
+        browser = await launchChromium(executable);
+      }
+      return browser;
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   if (!existsSync(join(DIST, 'index.html'))) {
@@ -394,20 +415,20 @@ async function main(): Promise<void> {
   await mkdir(FAILURES, { recursive: true });
   await mkdir(SCREENSHOTS, { recursive: true });
   const server = await startStaticServer(DIST);
-  const browser = await launchChromium(executable);
+  const browsers = holdBrowser(executable, await launchChromium(executable));
   console.log(`browser-test: ${executable} against ${server.baseUrl} (${relative(ROOT, DIST) || '.'}/)`);
   try {
     const pages = await listPages();
     console.log(`${pages.length} pages: ${pages.join(' ')}`);
-    await auditAllPages(browser, server.baseUrl, pages);
-    await keyboardChecks(browser, server.baseUrl);
-    await themeChecks(browser, server.baseUrl);
-    await searchChecks(browser, server.baseUrl);
-    await notFoundCheck(browser, server.baseUrl);
-    await screenshots(browser, server.baseUrl);
-    await runSuites(browser, server.baseUrl);
+    await auditAllPages(browsers, server.baseUrl, pages);
+    await keyboardChecks(await browsers.get(), server.baseUrl);
+    await themeChecks(await browsers.get(), server.baseUrl);
+    await searchChecks(await browsers.get(), server.baseUrl);
+    await notFoundCheck(await browsers.get(), server.baseUrl);
+    await screenshots(await browsers.get(), server.baseUrl);
+    await runSuites(await browsers.get(), server.baseUrl);
   } finally {
-    await browser.close();
+    await browsers.current().close();
     await server.close();
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
