@@ -1,0 +1,53 @@
+// kube-proxy (iptables mode) on one node: watches Services and EndpointSlices through informers
+// and rewrites the node's nat rules after changes, at most once per minSyncPeriod (1 s default,
+// cmd/kube-proxy options) and at least every syncPeriod (30 s), as pkg/proxy/iptables/proxier.go
+// does with its BoundedFrequencyRunner.
+import type { EndpointSlice, Service } from '../api/index.ts';
+import { SharedInformer, restListerWatcher, type RestClient } from '../client/index.ts';
+import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
+import type { ClusterNetwork } from './data-plane.ts';
+import { buildNatRules, servicePorts } from './iptables.ts';
+
+export interface KubeProxyOptions {
+  nodeName: string;
+  /** A client with kube-proxy's credentials (user system:kube-proxy). */
+  restClient: RestClient;
+  network: ClusterNetwork;
+  /** Process name (default kube-proxy-<node>). */
+  processName?: string;
+  minSyncPeriodMs?: number;
+  syncPeriodMs?: number;
+}
+
+export function startKubeProxy(kernel: Kernel, options: KubeProxyOptions): SimProcess {
+  const name = options.processName ?? `kube-proxy-${options.nodeName}`;
+  const process = kernel.spawn(name, (ctx) => runKubeProxy(ctx, options));
+  return process;
+}
+
+function runKubeProxy(ctx: ProcessContext, o: KubeProxyOptions): void {
+  const minSyncMs = o.minSyncPeriodMs ?? 1000;
+  const services = new SharedInformer<Service>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'services' }));
+  const slices = new SharedInformer<EndpointSlice>(ctx, restListerWatcher(o.restClient, { group: 'discovery.k8s.io', resource: 'endpointslices' }));
+  let lastSyncMs = -Infinity;
+  let pending = false;
+  const sync = (): void => {
+    pending = false;
+    if (!ctx.isLive() || !services.hasSynced || !slices.hasSynced) return;
+    lastSyncMs = ctx.now();
+    const rules = buildNatRules(servicePorts(services.lister.list(), slices.lister.list()));
+    o.network.programRules(o.nodeName, rules);
+    ctx.trace('kube-proxy.sync', `${o.nodeName}: ${rules.length} nat rules`);
+  };
+  const requestSync = (): void => {
+    if (pending || !ctx.isLive()) return;
+    pending = true;
+    ctx.setTimer(Math.max(0, lastSyncMs + minSyncMs - ctx.now()), sync);
+  };
+  const handlers = { onAdd: requestSync, onUpdate: requestSync, onDelete: requestSync };
+  services.addEventHandler(handlers);
+  slices.addEventHandler(handlers);
+  services.start();
+  slices.start();
+  ctx.every(o.syncPeriodMs ?? 30_000, requestSync);
+}
