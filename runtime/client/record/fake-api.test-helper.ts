@@ -6,6 +6,8 @@ import type { Kernel } from '../../kernel/index.ts';
 import type { RestClient, RestResponse } from '../rest/rest-client.ts';
 import type { RestRequest } from '../rest/wire.ts';
 
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
 export interface FakeApi {
   client: RestClient;
   objects: Map<string, KubeObject>;
@@ -27,30 +29,30 @@ export function fakeApi(kernel: Kernel, latencyMs = 1): FakeApi {
     if (r.verb === 'create' && body) {
       const k = key(r, body.metadata.name);
       if (api.objects.has(k)) return status(409, 'AlreadyExists');
-      const stored = structuredClone({ ...body, metadata: { ...body.metadata, resourceVersion: String(++rv) } });
+      const stored = clone({ ...body, metadata: { ...body.metadata, resourceVersion: String(++rv) } });
       api.objects.set(k, stored);
-      return { code: 201, body: structuredClone(stored) };
+      return { code: 201, body: clone(stored) };
     }
     const k = key(r, r.name);
     const current = api.objects.get(k);
     if (!current) return status(404, 'NotFound');
-    if (r.verb === 'get') return { code: 200, body: structuredClone(current) };
+    if (r.verb === 'get') return { code: 200, body: clone(current) };
     if (r.verb === 'update' && body) {
       if (body.metadata.resourceVersion !== current.metadata.resourceVersion) return status(409, 'Conflict');
-      const stored = structuredClone({ ...body, metadata: { ...body.metadata, resourceVersion: String(++rv) } });
+      const stored = clone({ ...body, metadata: { ...body.metadata, resourceVersion: String(++rv) } });
       api.objects.set(k, stored);
-      return { code: 200, body: structuredClone(stored) };
+      return { code: 200, body: clone(stored) };
     }
     if (r.verb === 'patch') {
-      const stored = { ...structuredClone(current), ...(r.body as object), metadata: { ...current.metadata, resourceVersion: String(++rv) } };
+      const stored = { ...clone(current), ...(r.body as object), metadata: { ...current.metadata, resourceVersion: String(++rv) } };
       api.objects.set(k, stored);
-      return { code: 200, body: structuredClone(stored) };
+      return { code: 200, body: clone(stored) };
     }
     return status(405, 'MethodNotAllowed');
   };
   api.client = {
     request(r: RestRequest, cb: (res: RestResponse) => void): void {
-      api.requests.push(structuredClone(r));
+      api.requests.push(clone(r));
       if (api.blackhole) return;
       const res = handle(r);
       kernel.setTimer(latencyMs, () => cb(res));
