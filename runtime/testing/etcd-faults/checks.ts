@@ -50,10 +50,26 @@ export function checkConvergence(cluster: EtcdCluster): string | undefined {
   const first = seen[0]!;
   for (const s of seen) {
     if (s.revision !== first.revision || s.hash !== first.hash) {
-      return `members diverged: ${seen.map((x) => `${x.name}@${x.revision}#${x.hash?.toString(16)}`).join(' ')}`;
+      const summary = seen.map((x) => `${x.name}@${x.revision}#${x.hash?.toString(16)}`).join(' ');
+      return `members diverged: ${summary}\n  ${firstDifference(cluster, first.name, s.name)}`;
     }
   }
   return undefined;
+}
+
+/** Where two members' stores differ first (key, then its history), for the failure message. */
+function firstDifference(cluster: EtcdCluster, a: string, b: string): string {
+  const sa = cluster.store(a)?.toSnapshot();
+  const sb = cluster.store(b)?.toSnapshot();
+  if (!sa || !sb) return 'a member is down';
+  if (sa.compactRevision !== sb.compactRevision) return `compact revision ${a}=${sa.compactRevision} ${b}=${sb.compactRevision}`;
+  const keys = new Set([...sa.keys.map(([k]) => k), ...sb.keys.map(([k]) => k)]);
+  for (const k of [...keys].sort()) {
+    const ha = JSON.stringify(sa.keys.find(([x]) => x === k)?.[1] ?? null);
+    const hb = JSON.stringify(sb.keys.find(([x]) => x === k)?.[1] ?? null);
+    if (ha !== hb) return `key ${k}: ${a}=${ha} ${b}=${hb}`;
+  }
+  return 'same keys and histories (difference in leases or revision)';
 }
 
 /** The watcher must see revisions 2..finalRevision each exactly once, in order. */

@@ -117,7 +117,13 @@ export function runEtcdSchedule(seed: number, opts: EtcdScheduleOptions = {}): E
   const finalRevision = cluster.store(cluster.leader()!)!.revision;
   // Everyone catches up, and the watcher sees the last revision.
   const caughtUpBy = kernel.now() + 10_000;
-  kernel.runUntil(() => kernel.now() > caughtUpBy || (cluster.members.every((m) => cluster.store(m.name)?.revision === finalRevision) && watched[watched.length - 1] === finalRevision), 50_000_000);
+  const allApplied = (): boolean => {
+    const lead = cluster.leader();
+    const commit = lead ? cluster.raftStatus(lead)?.commit : undefined;
+    return commit !== undefined && cluster.members.every((m) => cluster.raftStatus(m.name)?.applied === commit);
+  };
+  // Compaction does not move the revision, so "caught up" means every member applied the leader's commit.
+  kernel.runUntil(() => kernel.now() > caughtUpBy || (allApplied() && watched[watched.length - 1] === finalRevision), 50_000_000);
 
   const lin = checkOperations(kvModel, history, { maxSteps: opts.checkerSteps ?? 5_000_000 });
   if (lin.verdict !== 'ok') return result(`linearizability: ${lin.verdict}${lin.explanation ? '\n' + lin.explanation : ''}`);
