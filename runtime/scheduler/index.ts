@@ -55,3 +55,8 @@ export type { PluginFactory } from './plugins/registry.ts';
 export { defaultNormalizeScore } from './plugins/helper/normalize-score.ts';
 export { SchedulingQueue, podKey } from './queue/scheduling-queue.ts';
 export type { QueuedPodInfo, QueueOptions } from './queue/scheduling-queue.ts';
+
+// The kube-scheduler component (helper L): informers, queue driving, binding, events, leader election.
+export { startScheduler, RESTART_AFTER_LEASE_LOSS_MS } from './component/start.ts';
+export type { SchedulerHandle, SchedulerOptions } from './component/start.ts';
+export type { RunningScheduler } from './component/scheduler.ts';
