@@ -1,0 +1,52 @@
+// The kubelet of one node as a kernel process: registers its Node, renews its Lease, watches the
+// pods bound to it (field selector spec.nodeName=<node>) and runs one pod worker per pod: admit,
+// sandbox + CNI, then per container pull -> create -> start with the real events, restart policy
+// with CrashLoopBackOff, probes, graceful termination, and status through pods/status.
+// mirrors pkg/kubelet/kubelet.go SyncPod / SyncTerminatingPod, pkg/kubelet/kuberuntime
+// (kuberuntime_manager.go SyncPod + doBackOff, kuberuntime_container.go startContainer, killContainer)
+// and pkg/kubelet/images/image_manager.go EnsureImageExists (the Pulling / Pulled texts).
+import type { Node, Pod } from '../api/index.ts';
+import { SharedInformer, createEventRecorder, restListerWatcher, type EventRecorder, type RestClient } from '../client/index.ts';
+import type { ContainerRuntime } from '../cri/index.ts';
+import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
+import type { NodeCni } from '../network/index.ts';
+import { startNodeAgent } from './node-agent.ts';
+import { PodWorkers } from './pod-workers.ts';
+
+export interface KubeletOptions {
+  nodeName: string;
+  /** A client with the kubelet's credentials: CN system:node:<node>, O system:nodes. */
+  restClient: RestClient;
+  cri: ContainerRuntime;
+  cni: NodeCni;
+  /** The node's InternalIP (status.hostIP of its pods). */
+  nodeIP: string;
+  /** The Node to register when none exists. */
+  initialNode?: Node;
+  /** Process name (default kubelet-<node>). */
+  processName?: string;
+}
+
+export function startKubelet(kernel: Kernel, options: KubeletOptions): SimProcess {
+  return kernel.spawn(options.processName ?? `kubelet-${options.nodeName}`, (ctx) => runKubelet(ctx, options));
+}
+
+function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
+  const recorder: EventRecorder = createEventRecorder({ clock: ctx, client: o.restClient, component: 'kubelet', host: o.nodeName });
+  startNodeAgent(ctx, { nodeName: o.nodeName, client: o.restClient, ...(o.initialNode ? { initialNode: o.initialNode } : {}), images: () => o.cri.listImages() });
+  const pods = new SharedInformer<Pod>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'pods', fieldSelector: `spec.nodeName=${o.nodeName}` }));
+  const workers = new PodWorkers(ctx, { client: o.restClient, cri: o.cri, cni: o.cni, nodeIP: o.nodeIP, recorder, lister: pods.lister,
+    ...(o.initialNode?.status?.allocatable ? { allocatable: o.initialNode.status.allocatable } : {}) });
+  const sync = (pod: Pod): void => {
+    if (ctx.isLive()) workers.sync(`${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`);
+  };
+  pods.addEventHandler({
+    onAdd: sync,
+    onUpdate: (_old, pod) => sync(pod),
+    onDelete: (obj) => sync('metadata' in obj ? obj : obj.obj),
+  });
+  o.cri.onContainerExit((info) => {
+    if (ctx.isLive()) workers.containerExited(info);
+  });
+  pods.start();
+}

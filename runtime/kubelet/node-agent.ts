@@ -1,0 +1,87 @@
+// Node registration, the node Lease heartbeat and node status, as a kubelet does them.
+// mirrors pkg/kubelet/kubelet_node_status.go (registerWithAPIServer: create the Node, or keep the
+// existing one; tryUpdateNodeStatus), pkg/kubelet/nodelease (renew every 10 s = 1/4 of the 40 s
+// leaseDurationSeconds, in kube-node-lease) and the status rule since the Lease exists: compute
+// status every nodeStatusUpdateFrequency (10 s) and patch it when it changed or every
+// nodeStatusReportFrequency (5 min).
+import { rfc3339, rfc3339Micro, type Lease, type Node } from '../api/index.ts';
+import type { RestClient } from '../client/index.ts';
+import type { ProcessContext } from '../kernel/index.ts';
+
+export const LEASE_DURATION_SECONDS = 40;
+export const LEASE_RENEW_INTERVAL_MS = 10_000;
+export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
+export const NODE_STATUS_REPORT_FREQUENCY_MS = 300_000;
+
+export interface NodeAgentOptions {
+  nodeName: string;
+  client: RestClient;
+  /** The Node to create when none exists (capacity, addresses, nodeInfo...). */
+  initialNode?: Node;
+  /** node.status.images right now. */
+  images(): { names: string[]; sizeBytes: number }[];
+}
+
+export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
+  let lastReportedMs = -Infinity;
+  let lastReported = '';
+  const register = (): void => {
+    o.client.request({ verb: 'get', group: '', resource: 'nodes', name: o.nodeName }, (res) => {
+      if (!ctx.isLive()) return;
+      if (res.code === 200) return updateStatus(true);
+      if (res.code !== 404 || !o.initialNode) return void ctx.setTimer(7000, register);
+      o.client.request({ verb: 'create', group: '', resource: 'nodes', body: o.initialNode }, (created) => {
+        if (!ctx.isLive()) return;
+        if (created.code !== 201 && created.code !== 409) return void ctx.setTimer(7000, register);
+        ctx.trace('kubelet.registered', o.nodeName);
+        updateStatus(true);
+      });
+    });
+  };
+  const updateStatus = (force: boolean): void => {
+    const nowMs = ctx.now();
+    const images = o.images();
+    const fingerprint = JSON.stringify(images);
+    if (!force && fingerprint === lastReported && nowMs - lastReportedMs < NODE_STATUS_REPORT_FREQUENCY_MS) return;
+    o.client.request({ verb: 'get', group: '', resource: 'nodes', name: o.nodeName }, (res) => {
+      if (!ctx.isLive() || res.code !== 200) return;
+      const node = res.body as Node;
+      const now = rfc3339(nowMs);
+      const conditions = (node.status?.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: now }));
+      const patch = { status: { conditions, images } };
+      o.client.request({ verb: 'patch', group: '', resource: 'nodes', subresource: 'status', name: o.nodeName, body: patch, patchType: 'application/merge-patch+json' }, (p) => {
+        if (!ctx.isLive() || p.code !== 200) return;
+        lastReported = fingerprint;
+        lastReportedMs = nowMs;
+      });
+    });
+  };
+  register();
+  ctx.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => updateStatus(false));
+  startLeaseRenewal(ctx, o.client, o.nodeName);
+}
+
+/** nodelease controller: get-or-create kube-node-lease/<node>, then update renewTime every 10 s. */
+export function startLeaseRenewal(ctx: ProcessContext, client: RestClient, nodeName: string): void {
+  const base = { group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease' };
+  const leaseBody = (prev?: Lease): Lease => ({
+    apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+    metadata: { ...(prev?.metadata ?? {}), name: nodeName, namespace: 'kube-node-lease' },
+    spec: { holderIdentity: nodeName, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime: rfc3339Micro(ctx.now()) },
+  });
+  const renew = (): void => {
+    client.request({ verb: 'get', ...base, name: nodeName }, (res) => {
+      if (!ctx.isLive()) return;
+      if (res.code === 404) {
+        client.request({ verb: 'create', ...base, body: leaseBody() }, () => undefined);
+        return;
+      }
+      if (res.code !== 200) return;
+      client.request({ verb: 'update', ...base, name: nodeName, body: leaseBody(res.body as Lease) }, (u) => {
+        if (ctx.isLive() && u.code === 200) ctx.trace('kubelet.lease-renewed', nodeName);
+      });
+    });
+  };
+  renew();
+  ctx.every(LEASE_RENEW_INTERVAL_MS, renew);
+}

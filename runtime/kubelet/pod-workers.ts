@@ -1,0 +1,359 @@
+// One worker per pod: a small state machine driven by informer events, container exits, timers
+// and the completion of its own asynchronous steps (an image pull, a stop). At most one async
+// step runs per pod; anything that arrives meanwhile marks the worker dirty and re-syncs after.
+import { parseQuantity, type Container, type ObjectReference, type Pod, type PodStatus } from '../api/index.ts';
+import type { EventRecorder, Lister, RestClient } from '../client/index.ts';
+import type { ContainerInfo, ContainerRuntime } from '../cri/index.ts';
+import type { ProcessContext } from '../kernel/index.ts';
+import type { NodeCni } from '../network/index.ts';
+import { RestartBackoff } from './backoff.ts';
+import { admitPod } from './admission.ts';
+import { formatPod, goDuration } from './format.ts';
+import { ProbeManager } from './probes.ts';
+import { computePodStatus, type ContainerRecord } from './status.ts';
+
+export interface PodWorkersDeps {
+  client: RestClient;
+  cri: ContainerRuntime;
+  cni: NodeCni;
+  nodeIP: string;
+  recorder: EventRecorder;
+  lister: Lister<Pod>;
+  /** node.status.allocatable, for admission (nothing is checked when absent). */
+  allocatable?: Record<string, string>;
+}
+
+interface Worker {
+  key: string;
+  uid: string;
+  pod: Pod;
+  busy: boolean;
+  dirty: boolean;
+  sandboxId?: string;
+  podIP?: string;
+  startTimeMs?: number;
+  containers: Map<string, ContainerRecord>;
+  rejected?: { reason: string; message: string };
+  terminating: boolean;
+  terminated: boolean;
+  lastStatus: string;
+  statusInFlight: boolean;
+  retryTimer?: { cancel(): void };
+}
+
+export class PodWorkers {
+  private readonly workers = new Map<string, Worker>();
+  private readonly backoff = new RestartBackoff();
+  private readonly imageBackoff = new RestartBackoff();
+  private readonly probes: ProbeManager;
+
+  constructor(private readonly ctx: ProcessContext, private readonly d: PodWorkersDeps) {
+    this.probes = new ProbeManager(ctx, d.cri, {
+      changed: (key) => this.sync(key),
+      unhealthy: (key, name, message) => {
+        const w = this.workers.get(key);
+        if (w) this.event(w.pod, name, 'Warning', 'Unhealthy', message);
+      },
+      kill: (key, name, message) => this.killForLiveness(key, name, message),
+    });
+  }
+
+  sync(key: string): void {
+    const pod = this.d.lister.get(...(key.split('/') as [string, string]));
+    let w = this.workers.get(key);
+    if (w && pod && pod.metadata.uid !== w.uid) {
+      this.forget(w);
+      w = undefined;
+    }
+    if (!pod) {
+      if (w) this.forget(w);
+      return;
+    }
+    if (!w) {
+      w = { key, uid: pod.metadata.uid ?? '', pod, busy: false, dirty: false, containers: new Map(), terminating: false, terminated: false, lastStatus: '', statusInFlight: false };
+      this.workers.set(key, w);
+    }
+    w.pod = pod;
+    if (w.busy) {
+      w.dirty = true;
+      return;
+    }
+    this.step(w);
+  }
+
+  containerExited(info: ContainerInfo): void {
+    for (const w of this.workers.values()) {
+      if (w.sandboxId !== info.sandboxId) continue;
+      for (const rec of w.containers.values()) if (rec.current?.id === info.id) rec.current = info;
+      this.probes.containerStopped(w.key, info.name);
+      this.sync(w.key);
+    }
+  }
+
+  private step(w: Worker): void {
+    const pod = w.pod;
+    if (pod.metadata.deletionTimestamp) return this.terminate(w);
+    if (w.rejected || isTerminal(pod)) return this.writeStatus(w);
+    if (w.sandboxId === undefined) {
+      const verdict = admitPod(pod, [...this.workers.values()].filter((x) => x !== w && x.sandboxId !== undefined && !x.terminated).map((x) => x.pod), this.nodeAllocatable());
+      if (!verdict.ok) {
+        w.rejected = verdict;
+        this.event(pod, undefined, 'Warning', verdict.reason, verdict.message);
+        return this.writeStatus(w);
+      }
+      w.sandboxId = this.d.cri.runPodSandbox(w.uid);
+      const ip = this.d.cni.setUpPod({ namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', uid: w.uid });
+      if (ip) w.podIP = ip;
+      w.startTimeMs = this.ctx.now();
+    }
+    for (const c of pod.spec.containers) {
+      const rec = this.record(w, c.name);
+      if (rec.current?.state === 'running' || rec.current?.state === 'created') continue;
+      if (rec.current?.state === 'exited' && !shouldRestart(pod, rec.current)) {
+        delete rec.waiting;
+        continue;
+      }
+      if (rec.current?.state === 'exited' && this.inBackoff(w, c, rec)) continue;
+      return this.startContainer(w, c, rec);
+    }
+    this.writeStatus(w);
+  }
+
+  /** doBackOff: CrashLoopBackOff while inside the window, else arm the next window and restart. */
+  private inBackoff(w: Worker, c: Container, rec: ContainerRecord): boolean {
+    const key = `${w.uid}/${c.name}`;
+    const exitMs = rec.current?.finishedAtMs ?? this.ctx.now();
+    if (this.backoff.isInBackOffSince(key, exitMs, this.ctx.now())) {
+      const wait = goDuration(this.backoff.get(key));
+      rec.waiting = { reason: 'CrashLoopBackOff', message: `back-off ${wait} restarting failed container=${c.name} pod=${formatPod(w.pod)}` };
+      this.event(w.pod, c.name, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(w.pod)}`);
+      this.retryAt(w, this.backoff.readyAtMs(key, exitMs));
+      this.writeStatus(w);
+      return true;
+    }
+    this.backoff.next(key, exitMs);
+    return false;
+  }
+
+  private startContainer(w: Worker, c: Container, rec: ContainerRecord): void {
+    const image = c.image ?? '';
+    const policy = c.imagePullPolicy ?? 'IfNotPresent';
+    const present = this.d.cri.imageStatus(image);
+    if (present && policy !== 'Always') {
+      this.event(w.pod, c.name, 'Normal', 'Pulled', `Container image "${image}" already present on machine`);
+      return this.createAndStart(w, c, rec);
+    }
+    if (!present && policy === 'Never') {
+      rec.waiting = { reason: 'ErrImageNeverPull', message: `Container image "${image}" is not present with pull policy of Never` };
+      this.event(w.pod, c.name, 'Warning', 'ErrImageNeverPull', rec.waiting.message ?? '');
+      return this.writeStatus(w);
+    }
+    const imageKey = `${w.uid}/${image}`;
+    if (rec.waiting?.reason === 'ErrImagePull' || rec.waiting?.reason === 'ImagePullBackOff') {
+      if (this.imageBackoff.isInBackOffSince(imageKey, this.ctx.now(), this.ctx.now())) {
+        rec.waiting = { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}"` };
+        this.event(w.pod, c.name, 'Normal', 'BackOff', `Back-off pulling image "${image}"`);
+        this.event(w.pod, c.name, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+        this.retryAt(w, this.ctx.now() + this.imageBackoff.get(imageKey));
+        return this.writeStatus(w);
+      }
+    }
+    rec.waiting = { reason: 'ContainerCreating' };
+    this.writeStatus(w);
+    this.event(w.pod, c.name, 'Normal', 'Pulling', `Pulling image "${image}"`);
+    w.busy = true;
+    this.d.cri.pullImage(image, (result) => {
+      if (!this.ctx.isLive()) return;
+      w.busy = false;
+      if (!this.workers.has(w.key)) return;
+      if (!result.ok) {
+        this.imageBackoff.next(imageKey, this.ctx.now());
+        rec.waiting = { reason: 'ErrImagePull', message: result.message };
+        this.event(w.pod, c.name, 'Warning', 'Failed', `Failed to pull image "${image}": ${result.message}`);
+        this.event(w.pod, c.name, 'Warning', 'Failed', 'Error: ErrImagePull');
+        this.retryAt(w, this.ctx.now() + this.imageBackoff.get(imageKey));
+        return this.afterAsync(w);
+      }
+      this.event(w.pod, c.name, 'Normal', 'Pulled',
+        `Successfully pulled image "${image}" in ${goDuration(result.pullMs)} (${goDuration(result.totalMs)} including waiting). Image size: ${result.image.sizeBytes} bytes.`);
+      if (!w.pod.metadata.deletionTimestamp) this.createAndStart(w, c, rec);
+      this.afterAsync(w);
+    });
+  }
+
+  private createAndStart(w: Worker, c: Container, rec: ContainerRecord): void {
+    const memory = c.resources?.limits?.memory;
+    const parsed = memory ? parseQuantity(memory) : undefined;
+    const created = this.d.cri.createContainer(w.sandboxId ?? '', {
+      name: c.name, image: c.image ?? '', command: [...(c.command ?? []), ...(c.args ?? [])],
+      ...(parsed?.ok ? { memoryLimitBytes: parsed.quantity.value() } : {}),
+    });
+    if (!created.ok) {
+      rec.waiting = { reason: 'CreateContainerError', message: created.message };
+      this.event(w.pod, c.name, 'Warning', 'Failed', `Error: ${created.message}`);
+      return this.writeStatus(w);
+    }
+    if (rec.current) {
+      if (rec.previous) this.d.cri.removeContainer(rec.previous.id);
+      rec.previous = rec.current;
+      rec.restartCount++;
+    }
+    this.event(w.pod, c.name, 'Normal', 'Created', `Created container: ${c.name}`);
+    this.d.cri.startContainer(created.id);
+    rec.current = this.d.cri.containerStatus(created.id);
+    delete rec.waiting;
+    rec.ready = !c.readinessProbe;
+    rec.started = !c.startupProbe;
+    this.event(w.pod, c.name, 'Normal', 'Started', `Started container ${c.name}`);
+    this.probes.containerStarted(w.key, c, created.id, rec);
+    this.writeStatus(w);
+  }
+
+  /** A liveness probe gave up: kill the container with its grace period; the restart follows. */
+  private killForLiveness(key: string, name: string, message: string): void {
+    const w = this.workers.get(key);
+    const rec = w?.containers.get(name);
+    if (!w || !rec?.current || rec.current.state !== 'running') return;
+    this.event(w.pod, name, 'Normal', 'Killing', message);
+    const id = rec.current.id;
+    w.busy = true;
+    this.d.cri.stopContainer(id, gracePeriodMs(w.pod), () => {
+      if (!this.ctx.isLive()) return;
+      w.busy = false;
+      rec.current = this.d.cri.containerStatus(id) ?? rec.current;
+      this.afterAsync(w, true);
+    });
+  }
+
+  /** SyncTerminatingPod: SIGTERM every running container, wait, then delete the pod with grace 0. */
+  private terminate(w: Worker): void {
+    if (w.terminated) return;
+    if (w.terminating) return;
+    w.terminating = true;
+    const running = [...w.containers.entries()].filter(([, r]) => r.current?.state === 'running');
+    let left = running.length;
+    const graceMs = (w.pod.metadata.deletionGracePeriodSeconds ?? w.pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+    const finish = (): void => {
+      if (!this.ctx.isLive()) return;
+      w.busy = false;
+      w.terminated = true;
+      if (w.sandboxId) this.d.cri.stopPodSandbox(w.sandboxId);
+      for (const [name, rec] of w.containers) {
+        this.probes.containerStopped(w.key, name);
+        if (rec.current) rec.current = this.d.cri.containerStatus(rec.current.id) ?? rec.current;
+        delete rec.waiting;
+      }
+      this.writeStatus(w, () => this.deletePod(w));
+    };
+    if (left === 0) return finish();
+    w.busy = true;
+    for (const [name, rec] of running) {
+      this.event(w.pod, name, 'Normal', 'Killing', `Stopping container ${name}`);
+      this.d.cri.stopContainer(rec.current!.id, graceMs, () => {
+        if (--left === 0) finish();
+      });
+    }
+  }
+
+  private deletePod(w: Worker): void {
+    const m = w.pod.metadata;
+    this.d.client.request({
+      verb: 'delete', group: '', resource: 'pods', namespace: m.namespace ?? '', name: m.name ?? '',
+      query: { gracePeriodSeconds: 0 }, body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, preconditions: { uid: w.uid } },
+    }, () => undefined);
+  }
+
+  private forget(w: Worker): void {
+    w.retryTimer?.cancel();
+    for (const name of w.containers.keys()) this.probes.containerStopped(w.key, name);
+    if (w.sandboxId) this.d.cri.removePodSandbox(w.sandboxId);
+    if (w.podIP) this.d.cni.tearDownPod(w.podIP);
+    this.workers.delete(w.key);
+  }
+
+  private afterAsync(w: Worker, force = false): void {
+    if (!this.workers.has(w.key)) return;
+    if (w.dirty || force || !w.busy) {
+      w.dirty = false;
+      this.sync(w.key);
+    }
+  }
+
+  private retryAt(w: Worker, atMs: number): void {
+    w.retryTimer?.cancel();
+    w.retryTimer = this.ctx.setTimer(Math.max(0, atMs - this.ctx.now()), () => this.sync(w.key));
+  }
+
+  private record(w: Worker, name: string): ContainerRecord {
+    let rec = w.containers.get(name);
+    if (!rec) {
+      rec = { restartCount: 0, ready: false, started: false };
+      w.containers.set(name, rec);
+    }
+    return rec;
+  }
+
+  /** Writes status through pods/status when it changed; one write in flight per pod. */
+  private writeStatus(w: Worker, then?: () => void): void {
+    const status: PodStatus = w.rejected
+      ? { phase: 'Failed', reason: w.rejected.reason, message: `Pod was rejected: ${w.rejected.message}`, startTime: w.pod.status?.startTime ?? undefined }
+      : computePodStatus(w.pod, { containers: w.containers, sandboxReady: w.sandboxId !== undefined && !w.terminated, hostIP: this.d.nodeIP, ...(w.podIP ? { podIP: w.podIP } : {}), ...(w.startTimeMs !== undefined ? { startTimeMs: w.startTimeMs } : {}) }, this.ctx.now());
+    if (w.terminated) status.phase = terminalPhase(status);
+    const text = JSON.stringify(status);
+    if (text === w.lastStatus || w.statusInFlight) {
+      if (w.statusInFlight && text !== w.lastStatus) w.dirty = true;
+      if (then && !w.statusInFlight) then();
+      return;
+    }
+    w.statusInFlight = true;
+    const m = w.pod.metadata;
+    this.d.client.request({
+      verb: 'patch', group: '', resource: 'pods', subresource: 'status', namespace: m.namespace ?? '', name: m.name ?? '',
+      body: { metadata: { uid: w.uid }, status }, patchType: 'application/merge-patch+json',
+    }, (res) => {
+      if (!this.ctx.isLive()) return;
+      w.statusInFlight = false;
+      if (res.code === 200) w.lastStatus = text;
+      then?.();
+      if (w.dirty && !w.busy && this.workers.has(w.key)) {
+        w.dirty = false;
+        this.sync(w.key);
+      }
+    });
+  }
+
+  private event(pod: Pod, container: string | undefined, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    const ref: ObjectReference = {
+      kind: 'Pod', namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', apiVersion: 'v1',
+      ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
+      ...(container ? { fieldPath: `spec.containers{${container}}` } : {}),
+    };
+    this.d.recorder.eventf(ref, type, reason, '%s', message);
+  }
+
+  private nodeAllocatable(): Record<string, string> | undefined {
+    return this.d.allocatable;
+  }
+}
+
+function isTerminal(pod: Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** Restart policy: Always restarts, OnFailure only non-zero exits, Never nothing. */
+export function shouldRestart(pod: Pod, info: ContainerInfo): boolean {
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  if (policy === 'Always') return true;
+  if (policy === 'OnFailure') return (info.exitCode ?? 0) !== 0;
+  return false;
+}
+
+function gracePeriodMs(pod: Pod): number {
+  return (pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+}
+
+/** A pod that finished terminating is terminal: Succeeded when every container exited 0. */
+function terminalPhase(status: PodStatus): 'Succeeded' | 'Failed' {
+  const all = status.containerStatuses ?? [];
+  return all.length > 0 && all.every((s) => s.state?.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
+}

@@ -1,0 +1,162 @@
+// Pod status as the kubelet computes it from what the runtime reports: pure functions.
+// mirrors pkg/kubelet/kubelet_pods.go (getPhase, convertToAPIContainerStatuses),
+// pkg/kubelet/status/generate.go (GeneratePodReadyCondition, GenerateContainersReadyCondition,
+// GeneratePodInitializedCondition) and pkg/apis/core/v1/helper/qos (GetPodQOS).
+import {
+  parseQuantity,
+  rfc3339,
+  type ContainerState,
+  type ContainerStatus,
+  type Pod,
+  type PodCondition,
+  type PodPhase,
+  type PodQOSClass,
+  type PodStatus,
+} from '../api/index.ts';
+import type { ContainerInfo } from '../cri/index.ts';
+
+/** What the kubelet knows about one container of a pod. */
+export interface ContainerRecord {
+  /** The live (or last exited, not yet replaced) runtime container. */
+  current?: ContainerInfo;
+  /** The instance before the current one, reported as lastState. */
+  previous?: ContainerInfo;
+  restartCount: number;
+  /** Why it is not running (ContainerCreating, ErrImagePull, CrashLoopBackOff...). */
+  waiting?: { reason: string; message?: string };
+  /** Readiness probe verdict (true when there is no readiness probe). */
+  ready: boolean;
+  /** Startup probe verdict (true when there is no startup probe). */
+  started: boolean;
+}
+
+export interface PodRuntimeView {
+  containers: Map<string, ContainerRecord>;
+  sandboxReady: boolean;
+  podIP?: string;
+  hostIP: string;
+  startTimeMs?: number;
+}
+
+export function containerState(info: ContainerInfo | undefined, waiting: ContainerRecord['waiting']): ContainerState {
+  if (info?.state === 'running' && !waiting) return { running: { startedAt: rfc3339(info.startedAtMs ?? 0) } };
+  if (info?.state === 'exited' && !waiting) return { terminated: terminatedOf(info) };
+  return { waiting: { reason: waiting?.reason ?? 'ContainerCreating', ...(waiting?.message ? { message: waiting.message } : {}) } };
+}
+
+function terminatedOf(info: ContainerInfo): NonNullable<ContainerState['terminated']> {
+  return {
+    exitCode: info.exitCode ?? 0,
+    reason: info.reason ?? 'Error',
+    startedAt: rfc3339(info.startedAtMs ?? info.createdAtMs),
+    finishedAt: rfc3339(info.finishedAtMs ?? info.createdAtMs),
+    containerID: `containerd://${info.id}`,
+  };
+}
+
+export function containerStatusOf(name: string, image: string, rec: ContainerRecord | undefined): ContainerStatus {
+  const info = rec?.current;
+  const state = containerState(info, rec?.waiting);
+  const lastInfo = rec?.previous ?? (info?.state === 'exited' && rec?.waiting ? info : undefined);
+  const running = state.running !== undefined;
+  return {
+    name,
+    state,
+    lastState: lastInfo ? { terminated: terminatedOf(lastInfo) } : {},
+    ready: running && (rec?.ready ?? false) && (rec?.started ?? false),
+    restartCount: rec?.restartCount ?? 0,
+    image: info?.imageRef ?? image,
+    imageID: info?.imageID ?? '',
+    ...(info ? { containerID: `containerd://${info.id}` } : {}),
+    started: running && (rec?.started ?? false),
+  };
+}
+
+/** getPhase: pending, running, or terminal by restart policy (kubelet_pods.go). */
+export function podPhase(pod: Pod, statuses: readonly ContainerStatus[]): PodPhase {
+  let waiting = 0, running = 0, stopped = 0, succeeded = 0, unknown = 0;
+  for (const c of pod.spec.containers) {
+    const s = statuses.find((x) => x.name === c.name);
+    if (!s?.state) unknown++;
+    else if (s.state.running) running++;
+    else if (s.state.terminated) {
+      stopped++;
+      if (s.state.terminated.exitCode === 0) succeeded++;
+    } else if (s.state.waiting) {
+      if (s.lastState?.terminated) stopped++;
+      else waiting++;
+    } else unknown++;
+  }
+  if (waiting > 0) return 'Pending';
+  if (running > 0 && unknown === 0) return 'Running';
+  if (running === 0 && stopped > 0 && unknown === 0) {
+    const policy = pod.spec.restartPolicy ?? 'Always';
+    if (policy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (policy === 'Never') return 'Failed';
+    return 'Running';
+  }
+  return 'Pending';
+}
+
+/** GetPodQOS: Guaranteed when every container's requests equal limits for cpu and memory. */
+export function qosClass(pod: Pod): PodQOSClass {
+  let any = false;
+  let guaranteed = true;
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    const limits = c.resources?.limits ?? {};
+    const requests = { ...limits, ...(c.resources?.requests ?? {}) };
+    for (const r of ['cpu', 'memory']) {
+      if (requests[r] !== undefined || limits[r] !== undefined) any = true;
+      if (limits[r] === undefined || !sameQuantity(requests[r], limits[r])) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+function sameQuantity(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const qa = parseQuantity(a);
+  const qb = parseQuantity(b);
+  return qa.ok && qb.ok ? qa.quantity.cmp(qb.quantity) === 0 : a === b;
+}
+
+/** Conditions in the order the kubelet writes them, keeping transition times that did not change. */
+export function podConditions(pod: Pod, phase: PodPhase, statuses: readonly ContainerStatus[], sandboxReady: boolean, nowMs: number): PodCondition[] {
+  const old = pod.status?.conditions ?? [];
+  const stamp = (type: string, status: 'True' | 'False', reason?: string, message?: string): PodCondition => {
+    const prev = old.find((c) => c.type === type);
+    const lastTransitionTime = prev && prev.status === status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(nowMs);
+    return { type, status, lastProbeTime: null, lastTransitionTime, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+  };
+  const terminal = phase === 'Succeeded' || phase === 'Failed';
+  const unready = pod.spec.containers.filter((c) => !statuses.find((s) => s.name === c.name)?.ready).map((c) => c.name);
+  const ready = (type: string): PodCondition =>
+    terminal ? stamp(type, 'False', 'PodCompleted')
+    : unready.length === 0 ? stamp(type, 'True')
+    : stamp(type, 'False', 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
+  return [
+    stamp('PodReadyToStartContainers', sandboxReady && !terminal ? 'True' : 'False'),
+    terminal && unready.length > 0 ? stamp('Initialized', 'True', 'PodCompleted') : stamp('Initialized', 'True'),
+    ready('Ready'),
+    ready('ContainersReady'),
+    old.find((c) => c.type === 'PodScheduled') ?? stamp('PodScheduled', 'True'),
+  ];
+}
+
+/** The whole status the kubelet writes through pods/status. */
+export function computePodStatus(pod: Pod, view: PodRuntimeView, nowMs: number): PodStatus {
+  const containerStatuses = pod.spec.containers.map((c) => containerStatusOf(c.name, c.image ?? '', view.containers.get(c.name)));
+  const phase = podPhase(pod, containerStatuses);
+  return {
+    phase,
+    conditions: podConditions(pod, phase, containerStatuses, view.sandboxReady, nowMs),
+    hostIP: view.hostIP,
+    hostIPs: [{ ip: view.hostIP }],
+    ...(view.podIP ? { podIP: view.podIP, podIPs: [{ ip: view.podIP }] } : {}),
+    ...(view.startTimeMs !== undefined ? { startTime: rfc3339(view.startTimeMs) } : {}),
+    containerStatuses,
+    qosClass: qosClass(pod),
+  };
+}
