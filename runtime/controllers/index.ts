@@ -4,3 +4,10 @@
 export type { Reconciler } from './reconciler.ts';
 export { BURST_REPLICAS } from './replicaset/index.ts';
 export type { ReplicaSetDecision, ReplicaSetReconciler, ReplicaSetSyncContext } from './replicaset/index.ts';
+export { startControllerManager, type ControllerManagerOptions, type ControllerName } from './manager.ts';
+export { ReplicaSetController, reconcileReplicaSet, rankPodsForDeletion, calculateStatus as calculateReplicaSetStatus, podFromTemplate } from './replicaset/index.ts';
+export type { ReplicaSetControllerOptions } from './replicaset/index.ts';
+export { DeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';
+export { getScaledValueFromIntOrPercent, resolveFenceposts, newRSNewReplicas, computeHash } from './deployment/util.ts';
+export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './expectations.ts';
+export { slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './slow-start.ts';

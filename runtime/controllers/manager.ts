@@ -1,0 +1,160 @@
+// kube-controller-manager as a kernel process: leader election on the Lease
+// kube-system/kube-controller-manager, and only the leader runs controller loops.
+// mirrors cmd/kube-controller-manager/app/controllermanager.go (Run, leaderElectAndRun,
+// --use-service-account-credentials: each controller acts as system:serviceaccount:kube-system:<name>,
+// so RBAC sees which controller did what). Crashing the process loses every cache and queue;
+// the restarted incarnation relists, as the real binary does after a restart.
+import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/index.ts';
+import {
+  LeaderElector, RestClient, SharedInformer, createEventRecorder, restListerWatcher,
+  type EventRecorder, type RestCredentials, type RestHost,
+} from '../client/index.ts';
+import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
+import { DeploymentController } from './deployment/controller.ts';
+import { ReplicaSetController } from './replicaset/controller.ts';
+import type { ReplicaSetReconciler } from './replicaset/types.ts';
+
+export type ControllerName = 'replicaset' | 'deployment';
+
+export interface ControllerManagerOptions {
+  /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
+  name: string;
+  /** A client with the controller manager's credentials (CN system:kube-controller-manager); its server and credentials are reused. */
+  restClient: RestClient;
+  /** Which controllers to run (default both). */
+  controllers?: ControllerName[];
+  /** Swaps the ReplicaSet decision step (a learner's lab code). */
+  replicaSetReconciler?: ReplicaSetReconciler;
+  /** --use-service-account-credentials (default true, as kubeadm sets it). */
+  useServiceAccountCredentials?: boolean;
+  /** --leader-elect (default true). */
+  leaderElect?: boolean;
+  epochMs?: number;
+  /** Log lines ("successfully acquired lease kube-system/kube-controller-manager"). */
+  onLog?: (line: string) => void;
+}
+
+const LEASE = { namespace: 'kube-system', name: 'kube-controller-manager' };
+const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = { replicaset: 'replicaset-controller', deployment: 'deployment-controller' };
+
+/** Starts kube-controller-manager as a kernel process and returns it (crash/restart it through the kernel). */
+export function startControllerManager(kernel: Kernel, options: ControllerManagerOptions): SimProcess {
+  return kernel.spawn(options.name, (ctx) => runControllerManager(kernel, ctx, options));
+}
+
+function runControllerManager(kernel: Kernel, ctx: ProcessContext, o: ControllerManagerOptions): void {
+  const log = (line: string): void => {
+    ctx.trace('controller-manager.log', line);
+    o.onLog?.(`${o.name}: ${line}`);
+  };
+  // a dead incarnation can send nothing: its in-flight callbacks may still run, but go nowhere
+  const host: RestHost = {
+    now: () => ctx.now(),
+    setTimer: (ms, fn) => ctx.setTimer(ms, fn),
+    send: (from, to, msg) => {
+      if (ctx.isLive()) kernel.send(from, to, msg);
+    },
+    setHandler: (name, handler) => kernel.setHandler(name, handler),
+    isUp: (name) => kernel.net.isUp(name),
+  };
+  const client = (suffix: string, credentials?: RestCredentials): RestClient => {
+    const base = o.restClient.options;
+    return new RestClient(host, {
+      ...base, name: `${base.name}.${ctx.incarnation}.${suffix}`, userAgent: `kube-controller-manager/${suffix}`,
+      ...(credentials ? { credentials } : {}),
+    });
+  };
+  const main = client('main');
+  const identity = `${o.name}_${uuid(ctx)}`;
+  const clock = { now: () => ctx.now(), setTimer: (ms: number, fn: () => void) => ctx.setTimer(ms, fn), every: (ms: number, fn: () => void) => ctx.every(ms, fn) };
+  let running: { stop(): void } | undefined;
+  const lead = (): void => {
+    running = startControllers(ctx, o, clock, main, client, log);
+  };
+  if (o.leaderElect === false) return lead();
+  const elector: LeaderElector = new LeaderElector({
+    clock, rng: ctx.rng.fork('leaderelection'), client: main, lock: LEASE, identity,
+    recorder: createEventRecorder({ clock, client: main, component: 'kube-controller-manager', ...(o.epochMs !== undefined ? { epochMs: o.epochMs } : {}) }),
+    callbacks: {
+      onStartedLeading: () => {
+        if (ctx.isLive()) lead();
+      },
+      onStoppedLeading: () => {
+        // upstream exits ("leaderelection lost") and is restarted; here it stops its loops and campaigns again
+        running?.stop();
+        running = undefined;
+        if (ctx.isLive()) ctx.setTimer(0, () => elector.start());
+      },
+      onNewLeader: (who) => log(`new leader elected: ${who}`),
+    },
+    onLog: log,
+    ...(o.epochMs !== undefined ? { epochMs: o.epochMs } : {}),
+  });
+  log(`attempting to acquire leader lease ${LEASE.namespace}/${LEASE.name}...`);
+  elector.start();
+}
+
+type Clock = { now(): number; setTimer(ms: number, fn: () => void): { cancel(): void }; every(ms: number, fn: () => void): { cancel(): void } };
+
+function startControllers(
+  ctx: ProcessContext, o: ControllerManagerOptions, clock: Clock, main: RestClient,
+  client: (suffix: string, credentials?: RestCredentials) => RestClient, log: (line: string) => void,
+): { stop(): void } {
+  const enabled = o.controllers ?? ['replicaset', 'deployment'];
+  const informer = <T extends KubeObject>(group: string, resource: string): SharedInformer<T> =>
+    new SharedInformer<T>(clock, restListerWatcher<T>(main, { group, resource }), { onLog: (m) => log(`${resource} informer: ${m}`) });
+  const pods = informer<Pod>('', 'pods');
+  const replicaSets = informer<ReplicaSet>('apps', 'replicasets');
+  const deployments = informer<Deployment>('apps', 'deployments');
+  const stops: (() => void)[] = [];
+  const controllerClient = (name: ControllerName): RestClient => {
+    if (o.useServiceAccountCredentials === false) return main;
+    const sa = CONTROLLER_SERVICE_ACCOUNTS[name];
+    ensureServiceAccount(main, sa);
+    return client(sa, { token: `sa-token:kube-system:${sa}` });
+  };
+  const recorder = (name: ControllerName, c: RestClient): EventRecorder =>
+    createEventRecorder({ clock, client: c, component: CONTROLLER_SERVICE_ACCOUNTS[name], ...(o.epochMs !== undefined ? { epochMs: o.epochMs } : {}) });
+  const common = o.epochMs !== undefined ? { epochMs: o.epochMs } : {};
+  if (enabled.includes('replicaset')) {
+    const c = controllerClient('replicaset');
+    const rsc = new ReplicaSetController({
+      clock, client: c, replicaSets, pods, recorder: recorder('replicaset', c), onLog: (m) => log(`replicaset-controller: ${m}`),
+      ...(o.replicaSetReconciler ? { reconciler: o.replicaSetReconciler } : {}), ...common,
+    });
+    rsc.start();
+    stops.push(() => rsc.stop());
+    log('Started controller "replicaset-controller"');
+  }
+  if (enabled.includes('deployment')) {
+    const c = controllerClient('deployment');
+    const dc = new DeploymentController({
+      clock, client: c, deployments, replicaSets, pods, recorder: recorder('deployment', c), onLog: (m) => log(`deployment-controller: ${m}`), ...common,
+    });
+    dc.start();
+    stops.push(() => dc.stop());
+    log('Started controller "deployment-controller"');
+  }
+  for (const i of [pods, replicaSets, deployments]) i.start();
+  ctx.trace('controller-manager.leading', enabled.join(','));
+  return {
+    stop: () => {
+      for (const s of stops) s();
+      for (const i of [pods, replicaSets, deployments]) i.stop();
+    },
+  };
+}
+
+/** The serviceaccount-token controller's job for the controllers' own accounts (409: already there). */
+function ensureServiceAccount(main: RestClient, name: string): void {
+  main.request({ verb: 'create', group: '', resource: 'serviceaccounts', namespace: 'kube-system', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'kube-system' } } }, () => undefined);
+}
+
+/** A version-4 UUID from the process's seeded random stream. */
+function uuid(ctx: ProcessContext): string {
+  const hex = Array.from({ length: 32 }, () => ctx.rng.nextInt(16).toString(16));
+  hex[12] = '4';
+  hex[16] = (8 + ctx.rng.nextInt(4)).toString(16);
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
