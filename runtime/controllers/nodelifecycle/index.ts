@@ -1,0 +1,13 @@
+// runtime/controllers/nodelifecycle: the node lifecycle controller (silent nodes become Unknown
+// and tainted) and taint-based eviction (pods leave once their tolerationSeconds run out).
+export { NodeLifecycleController, NO_EXECUTE_TAINTING_INTERVAL_MS, type NodeLifecycleDeps } from './controller.ts';
+export { startNodeLifecycleController, type NodeLifecycleOptions } from './start.ts';
+export {
+  NODE_MONITOR_GRACE_PERIOD_MS,
+  NODE_MONITOR_PERIOD_MS,
+  NODE_STARTUP_GRACE_PERIOD_MS,
+  tryUpdateNodeHealth,
+  type NodeHealth,
+} from './health.ts';
+export { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, desiredNoScheduleTaints, desiredNoExecuteTaints, reconcileTaints } from './taints.ts';
+export { planEviction, toleratesTaint, TAINT_EVICTION_REASON, type EvictionPlan } from './eviction.ts';

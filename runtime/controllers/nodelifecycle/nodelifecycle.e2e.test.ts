@@ -1,0 +1,114 @@
+// The node lifecycle controller end to end on createCluster: a test "kubelet" renews node Leases
+// in kube-node-lease; when one stops, its node goes Unknown after the 50 s grace period, gets the
+// unreachable taints, and its pod is deleted once the 300 s DefaultTolerationSeconds run out.
+import { describe, expect, it } from 'vitest';
+import { rfc3339Micro, type CoreEvent, type Node, type Pod } from '../../api/index.ts';
+import { createCluster, type Cluster } from '../../cluster/index.ts';
+import type { RestClient } from '../../client/index.ts';
+import { startNodeLifecycleController } from './start.ts';
+
+const KCM = { clientCert: { commonName: 'system:kube-controller-manager' } };
+
+/** Renews every node's Lease each 10 s (the kubelet's renewInterval), except the stopped ones. */
+function fakeKubelets(cluster: Cluster, admin: RestClient, nodes: string[]): Set<string> {
+  const { kernel } = cluster.internals;
+  const stopped = new Set<string>();
+  const renew = (node: string, create: boolean) => {
+    const spec = { holderIdentity: node, leaseDurationSeconds: 40, renewTime: rfc3339Micro(kernel.now()) };
+    const where = { group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease' };
+    if (create) {
+      admin.request({ verb: 'create', ...where, body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: node }, spec } }, () => undefined);
+    } else {
+      admin.request({ verb: 'patch', ...where, name: node, patchType: 'application/merge-patch+json', body: { spec } }, () => undefined);
+    }
+  };
+  for (const n of nodes) renew(n, true);
+  kernel.every(10_000, () => {
+    for (const n of nodes) if (!stopped.has(n)) renew(n, false);
+  });
+  return stopped;
+}
+
+async function node(cluster: Cluster, name: string): Promise<Node> {
+  return JSON.parse((await cluster.kubectl(`get node ${name} -o json`)).stdout) as Node;
+}
+
+async function events(cluster: Cluster, reason: string): Promise<CoreEvent[]> {
+  const r = await cluster.kubectl(`get events -A -o json --field-selector reason=${reason}`);
+  return (JSON.parse(r.stdout) as { items: CoreEvent[] }).items;
+}
+
+describe('node lifecycle controller', () => {
+  it('a node whose Lease stops goes Unknown, is tainted, and its pods are evicted after 300 s', { timeout: 180_000 }, async () => {
+    const cluster = createCluster({ seed: 3, workers: 2 });
+    const { kernel, restClient } = cluster.internals;
+    const admin = restClient('test-admin');
+    const sa = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: node-controller\n  namespace: kube-system\n';
+    expect(await cluster.kubectl('apply -f -', { stdin: sa })).toMatchObject({ exitCode: 0, stderr: '' });
+    const all = JSON.parse((await cluster.kubectl('get nodes -o json')).stdout) as { items: Node[] };
+    const stopped = fakeKubelets(cluster, admin, all.items.map((n) => n.metadata.name ?? ''));
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: worker-2\n  containers:\n  - name: app\n    image: nginx\n';
+    expect((await cluster.kubectl('apply -f -', { stdin: pod })).exitCode).toBe(0);
+    const logs: string[] = [];
+    startNodeLifecycleController(kernel, {
+      name: 'node-lifecycle-controller',
+      restClient: restClient('kcm-informers', { credentials: KCM }),
+      controllerClient: restClient('node-controller', { credentials: { token: 'sa-token:kube-system:node-controller' } }),
+      onLog: (l) => logs.push(l),
+    });
+    await cluster.advance(60_000);
+    const names = JSON.parse((await cluster.kubectl('get nodes -o json')).stdout) as { items: Node[] };
+    for (const n of names.items) {
+      expect(n.status?.conditions?.find((c) => c.type === 'Ready')?.status, n.metadata.name).toBe('True');
+    }
+
+    stopped.add('worker-2');
+    const stopMs = cluster.now();
+    await cluster.advance(45_000); // within the 50 s grace period (after the last renewal)
+    expect((await node(cluster, 'worker-2')).status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    await cluster.advance(25_000);
+    const silent = await node(cluster, 'worker-2');
+    for (const type of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
+      expect(silent.status?.conditions?.find((c) => c.type === type)).toMatchObject({
+        status: 'Unknown',
+        reason: 'NodeStatusUnknown',
+        message: 'Kubelet stopped posting node status.',
+      });
+    }
+    expect(silent.spec?.taints?.map((t) => `${t.key}:${t.effect}`).sort()).toEqual([
+      'node.kubernetes.io/unreachable:NoExecute',
+      'node.kubernetes.io/unreachable:NoSchedule',
+    ]);
+    expect(silent.spec?.taints?.find((t) => t.effect === 'NoExecute')?.timeAdded).toBeDefined();
+    expect((await node(cluster, 'worker-1')).spec?.taints).toBeUndefined();
+    expect((await events(cluster, 'NodeNotReady')).map((e) => e.message)).toEqual(['Node worker-2 status is now: NodeNotReady']);
+    const taintedMs = cluster.now() - stopMs;
+    expect(taintedMs).toBeLessThan(80_000);
+
+    // the pod tolerates unreachable:NoExecute for 300 s (DefaultTolerationSeconds)
+    await cluster.advance(280_000);
+    expect((await cluster.kubectl('get pod web -o name')).stdout).toBe('pod/web\n');
+    await cluster.advance(30_000);
+    // deleted gracefully: with no kubelet to confirm, it stays Terminating, as on a real dead node
+    const evicted = JSON.parse((await cluster.kubectl('get pod web -o json')).stdout) as Pod;
+    expect(evicted.metadata.deletionTimestamp).toBeDefined();
+    expect(evicted.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({
+      status: 'True',
+      reason: 'DeletionByTaintManager',
+      message: 'Taint manager: deleting due to NoExecute taint',
+    });
+    expect((await events(cluster, 'TaintManagerEviction')).map((e) => e.message)).toEqual(['Marking for deletion Pod default/web']);
+    expect(logs).toEqual([]);
+
+    // the kubelet comes back and posts Ready: the taints go away
+    stopped.delete('worker-2');
+    const conditions = (await node(cluster, 'worker-2')).status?.conditions?.map((c) =>
+      c.type === 'Ready'
+        ? { ...c, status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: new Date(0).toISOString() }
+        : c,
+    );
+    admin.request({ verb: 'patch', group: '', resource: 'nodes', name: 'worker-2', subresource: 'status', patchType: 'application/merge-patch+json', body: { status: { conditions } } }, () => undefined);
+    await cluster.advance(30_000);
+    expect((await node(cluster, 'worker-2')).spec?.taints ?? []).toEqual([]);
+  });
+});

@@ -1,0 +1,46 @@
+// startNodeLifecycleController: the controller as its own kernel process (kube-controller-manager
+// runs it among its other loops; startControllerManager can host NodeLifecycleController directly).
+// A crash loses the health records, so a restarted controller grants every node a fresh grace
+// period, as the real one does after a restart.
+import { createEventRecorder, type RestClient } from '../../client/index.ts';
+import type { Kernel, ProcessContext, SimProcess } from '../../kernel/index.ts';
+import { NodeLifecycleController } from './controller.ts';
+
+export interface NodeLifecycleOptions {
+  /** Process name, e.g. "node-lifecycle-controller". */
+  name: string;
+  /** Informers' client (CN system:kube-controller-manager: list and watch everything). */
+  restClient: RestClient;
+  /** Writes' client (token of system:serviceaccount:kube-system:node-controller); default restClient. */
+  controllerClient?: RestClient;
+  onLog?: (line: string) => void;
+}
+
+export interface NodeLifecycleHandle {
+  readonly process: SimProcess;
+  /** The controller of the live incarnation (tests, UI). */
+  controller(): NodeLifecycleController | undefined;
+}
+
+export function startNodeLifecycleController(kernel: Kernel, o: NodeLifecycleOptions): NodeLifecycleHandle {
+  let current: NodeLifecycleController | undefined;
+  const main = (ctx: ProcessContext): void => {
+    current?.stop();
+    const client = o.controllerClient ?? o.restClient;
+    const clock = { now: ctx.now, setTimer: ctx.setTimer, every: ctx.every };
+    current = new NodeLifecycleController({
+      clock,
+      informerClient: o.restClient,
+      client,
+      recorder: createEventRecorder({ clock, client, component: 'node-controller' }),
+      log: (line) => {
+        ctx.trace('node-lifecycle.log', line);
+        o.onLog?.(line);
+      },
+      isLive: ctx.isLive,
+    });
+    current.start();
+  };
+  const process = kernel.spawn(o.name, main);
+  return { process, controller: () => current };
+}

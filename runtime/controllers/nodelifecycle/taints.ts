@@ -1,0 +1,61 @@
+// The taints the node lifecycle controller owns. mirrors node_lifecycle_controller.go
+// (doNoScheduleTaintingPass with nodeConditionToTaintKeyStatusMap, doNoExecuteTaintingPass,
+// processTaintBaseEviction, markNodeAsReachable) and pkg/controller/util/node
+// (SwapNodeControllerTaint: the added NoExecute taint carries timeAdded).
+import type { Node, NodeCondition, Taint } from '../../api/index.ts';
+
+export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
+export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
+
+/** Condition type -> condition status -> the NoSchedule taint key it implies. */
+const CONDITION_TAINTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  Ready: { False: TAINT_NOT_READY, Unknown: TAINT_UNREACHABLE },
+  MemoryPressure: { True: 'node.kubernetes.io/memory-pressure' },
+  DiskPressure: { True: 'node.kubernetes.io/disk-pressure' },
+  NetworkUnavailable: { True: 'node.kubernetes.io/network-unavailable' },
+  PIDPressure: { True: 'node.kubernetes.io/pid-pressure' },
+};
+const NO_SCHEDULE_KEYS = new Set([
+  ...Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)),
+  TAINT_UNSCHEDULABLE,
+]);
+
+const ownNoSchedule = (t: Taint) => t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key);
+const ownNoExecute = (t: Taint) =>
+  t.effect === 'NoExecute' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
+
+/** doNoScheduleTaintingPass: NoSchedule taints follow the conditions and spec.unschedulable. */
+export function desiredNoScheduleTaints(node: Node): Taint[] {
+  const taints: Taint[] = [];
+  for (const c of node.status?.conditions ?? []) {
+    const key = CONDITION_TAINTS[c.type]?.[c.status];
+    if (key) taints.push({ key, effect: 'NoSchedule' });
+  }
+  if (node.spec?.unschedulable) taints.push({ key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' });
+  return taints;
+}
+
+/**
+ * processTaintBaseEviction + doNoExecuteTaintingPass: Ready False -> not-ready:NoExecute, Unknown
+ * -> unreachable:NoExecute (swapping the other one out), True -> neither. A taint already present
+ * keeps its timeAdded.
+ */
+export function desiredNoExecuteTaints(node: Node, ready: NodeCondition | undefined, now: string): Taint[] {
+  const key =
+    ready?.status === 'False' ? TAINT_NOT_READY : ready?.status === 'Unknown' ? TAINT_UNREACHABLE : null;
+  if (!key) return [];
+  const existing = (node.spec?.taints ?? []).find((t) => t.key === key && t.effect === 'NoExecute');
+  return [existing ?? { key, effect: 'NoExecute', timeAdded: now }];
+}
+
+/** The node's taints with the controller-owned ones replaced; null when nothing changes. */
+export function reconcileTaints(node: Node, noSchedule: Taint[], noExecute: Taint[]): Taint[] | null {
+  const current = node.spec?.taints ?? [];
+  const others = current.filter((t) => !ownNoSchedule(t) && !ownNoExecute(t));
+  const keep = (want: Taint[], own: (t: Taint) => boolean) =>
+    want.map((w) => current.find((t) => own(t) && t.key === w.key) ?? w);
+  const next = [...others, ...keep(noExecute, ownNoExecute), ...keep(noSchedule, ownNoSchedule)];
+  const sig = (ts: Taint[]) => ts.map((t) => `${t.key}:${t.effect}`).sort().join(',');
+  return sig(next) === sig(current) ? null : next;
+}
