@@ -11,3 +11,5 @@ export { DeploymentController, type DeploymentControllerOptions } from './deploy
 export { getScaledValueFromIntOrPercent, resolveFenceposts, newRSNewReplicas, computeHash } from './deployment/util.ts';
 export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './expectations.ts';
 export { slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './slow-start.ts';
+export { NodeLifecycleController, startNodeLifecycleController, planEviction, tryUpdateNodeHealth, NODE_MONITOR_GRACE_PERIOD_MS, NODE_MONITOR_PERIOD_MS, TAINT_NOT_READY, TAINT_UNREACHABLE } from './nodelifecycle/index.ts';
+export type { NodeLifecycleDeps, NodeLifecycleOptions, EvictionPlan, NodeHealth } from './nodelifecycle/index.ts';
