@@ -3,8 +3,8 @@
 // and grade with `npm run grade -- replicaset-reconcile`.
 //
 // Only `import type` is allowed here: the graded file must run on its own.
-import type { Pod, ReplicaSet } from '../../runtime/api/index.ts';
-import type { ReplicaSetDecision, ReplicaSetSyncContext } from '../../runtime/controllers/index.ts';
+import type { Pod, ReplicaSet } from '../../../runtime/api/index.ts';
+import type { ReplicaSetDecision, ReplicaSetSyncContext } from '../../../runtime/controllers/index.ts';
 
 export function reconcileReplicaSet(
   rs: ReplicaSet,

@@ -10,7 +10,7 @@ import type {
   ScorePlugin,
   Status,
   WeightedPluginScores,
-} from '../../runtime/scheduler/index.ts';
+} from '../../../runtime/scheduler/index.ts';
 
 const DEFAULT_RESOURCES: ResourceSpec[] = [
   { name: 'cpu', weight: 1 },
