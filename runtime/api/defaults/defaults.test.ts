@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultObject } from './defaults.ts';
 import { defaultPullPolicy } from './pod.ts';
+import type { KubeObject } from '../types/meta.ts';
 import type { Pod, Service } from '../types/core.ts';
 import type { DaemonSet, Deployment } from '../types/apps.ts';
 
@@ -180,5 +181,39 @@ describe('core defaults', () => {
         } as never),
       ).not.toThrow();
     }
+  });
+});
+
+describe('quantities in container resources are stored canonically', () => {
+  it.each([
+    [64, '64'],
+    ['0.5', '500m'],
+    ['1.5Gi', '1536Mi'],
+    ['1000m', '1'],
+    [0.25, '250m'],
+  ])('%j is stored as %j', (input, stored) => {
+    const pod = defaultObject({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: {
+        containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: input } } }],
+      },
+    } as unknown as KubeObject) as unknown as {
+      spec: { containers: { resources: { requests: { cpu: unknown } } }[] };
+    };
+    expect(pod.spec.containers[0]!.resources.requests.cpu).toBe(stored);
+  });
+
+  it('leaves a value that does not parse for validation to report', () => {
+    const pod = defaultObject({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: 'lots' } } }] },
+    } as unknown as KubeObject) as unknown as {
+      spec: { containers: { resources: { limits: { cpu: unknown } } }[] };
+    };
+    expect(pod.spec.containers[0]!.resources.limits.cpu).toBe('lots');
   });
 });

@@ -3,6 +3,7 @@
 // SetDefaults_ContainerPort, SetDefaults_Probe, SetDefaults_HTTPGetAction, SetDefaults_Volume...).
 // Functions mutate the object they are given; defaultObject() in defaults.ts copies first.
 import type { Container, PodSpec, Probe, Volume } from '../types/core.ts';
+import { Quantity } from '../resource/quantity.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,11 +41,31 @@ function defaultProbe(p: Probe | undefined): void {
   if (isObject(p.grpc)) p.grpc.service ??= '';
 }
 
+/**
+ * Quantities are decoded when the API server reads a request and printed back canonically, so a
+ * manifest's `cpu: 64` (a YAML number) or `cpu: 0.5` is stored as "64" or "500m"
+ * (resource.Quantity UnmarshalJSON accepts numbers; MarshalJSON prints String()).
+ * Values that do not parse are left alone for validation to report.
+ */
+function canonicalizeQuantities(list: unknown): void {
+  if (!isObject(list)) return;
+  for (const [name, value] of Object.entries(list)) {
+    const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+    if (typeof text !== 'string') continue;
+    const parsed = Quantity.parse(text);
+    if (parsed.ok) list[name] = parsed.quantity.toString();
+  }
+}
+
 function defaultContainer(c: Container, hostNetwork: boolean): void {
   c.imagePullPolicy ??= defaultPullPolicy(typeof c.image === 'string' ? c.image : undefined);
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
   c.resources ??= {};
+  if (isObject(c.resources)) {
+    canonicalizeQuantities(c.resources.limits);
+    canonicalizeQuantities(c.resources.requests);
+  }
   // SetDefaults_Pod: a limit without a request requests the limit
   const limits = isObject(c.resources) ? c.resources.limits : undefined;
   if (isObject(limits) && Object.keys(limits).length > 0) {
