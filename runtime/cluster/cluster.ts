@@ -2,8 +2,9 @@
 // It assembles a kernel, the etcd members, the API server replicas (behind a load balancer in HA),
 // bootstraps them (system namespaces and RBAC come from the API server's post-start hooks, the
 // Node objects are registered here), and hands out kubectl and etcdctl that cross the simulated
-// network like real clients. The scheduler, the controllers and the kubelets are not part of the
-// cluster yet: a pod created now stays Pending, which is what a cluster without them would do.
+// network like real clients. Then the components start (components.ts): a kubelet and
+// kube-proxy per visible machine (the kubelets register the Node objects), and a kube-scheduler
+// and kube-controller-manager per control-plane machine, electing leaders through Leases.
 import { createKernel, type Kernel, type TraceEvent } from '../kernel/index.ts';
 import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
 import { runEtcdctl, runKubectl } from '../cli/index.ts';
@@ -11,7 +12,7 @@ import type { EtcdClient } from '../etcd/index.ts';
 import { ADMIN_CREDENTIALS, startControlPlane, type ControlPlane } from './control-plane.ts';
 import { expandPartition } from './faults.ts';
 import { kubectlTransport } from './kubectl-transport.ts';
-import { nodeObject } from './nodes.ts';
+import { startComponents, type ClusterComponents } from './components.ts';
 import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
 
 export interface CommandResult {
@@ -50,6 +51,8 @@ export interface ClusterInternals {
   readonly kernel: Kernel;
   readonly plan: ClusterPlan;
   readonly controlPlane: ControlPlane;
+  /** The node network (pod IPs, kube-proxy's rules, sendRequest) and each machine's container runtime. */
+  readonly components: ClusterComponents;
   /** A REST client with its own endpoint, dialing the API server (admin unless told otherwise). */
   restClient(name: string, options?: { credentials?: RestCredentials; timeoutMs?: number }): RestClient;
   /** Runs the kernel until done() or the simulated timeout; returns done(). */
@@ -85,7 +88,9 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     });
 
-  boot(plan, controlPlane, restClient('kubeadm'), driveUntil, kernel);
+  waitForControlPlane(plan, controlPlane, driveUntil);
+  const components = startComponents(kernel, plan, controlPlane.components);
+  waitForNodes(plan, restClient('kubeadm'), driveUntil, kernel);
 
   const kubectlClient = restClient('kubectl', { timeoutMs: 60_000 });
   const transport = kubectlTransport(kubectlClient);
@@ -121,7 +126,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   const faults: Faults = {
     async stopNode(name) {
-      for (const c of onMachine(name)) c.stop();
+      for (const c of onMachine(name)) {
+        c.stop();
+        c.onMachineStop?.();
+      }
       kernel.record('fault.stop-node', name);
     },
     async startNode(name) {
@@ -168,29 +176,37 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     faults,
     trace: () => kernel.trace.events(),
     traceHash: () => kernel.trace.hash(),
-    internals: { kernel, plan, controlPlane, restClient, driveUntil, files },
+    internals: { kernel, plan, controlPlane, components, restClient, driveUntil, files },
   };
 }
 
-/** Waits for the replicas to be ready, then registers the Node objects; throws if either fails. */
-function boot(plan: ClusterPlan, cp: ControlPlane, client: RestClient, driveUntil: (done: () => boolean, ms: number) => boolean, kernel: Kernel): void {
+/** Waits for the replicas (and the load balancer's health checks) to be ready; throws if they are not. */
+function waitForControlPlane(plan: ClusterPlan, cp: ControlPlane, driveUntil: (done: () => boolean, ms: number) => boolean): void {
   const ready = (): boolean => cp.replicas.every((r) => r.current()?.isReady === true)
     && (cp.loadBalancer === undefined || cp.loadBalancer.healthyBackends().length === plan.apiServers.length);
   if (!driveUntil(ready, BOOT_TIMEOUT_MS)) {
     throw new Error('invariant violated: the control plane became ready within two simulated minutes');
   }
-  const visible = plan.machines.filter((m) => m.visible);
-  let answered = 0;
-  const failures: string[] = [];
-  for (const m of visible) {
-    client.request({ verb: 'create', group: '', resource: 'nodes', body: nodeObject(m, kernel.now()) }, (res) => {
-      answered++;
-      if (res.code !== 201) failures.push(`${m.name}: ${res.code} ${JSON.stringify(res.body)}`);
+}
+
+/** Waits until every visible machine's kubelet has registered its Node (kubeadm join waits the same way). */
+function waitForNodes(plan: ClusterPlan, client: RestClient, driveUntil: (done: () => boolean, ms: number) => boolean, kernel: Kernel): void {
+  const expected = plan.machines.filter((m) => m.visible).length;
+  let registered = -1;
+  let asking = false;
+  const ask = (): void => {
+    asking = true;
+    client.request({ verb: 'list', group: '', resource: 'nodes' }, (res) => {
+      asking = false;
+      if (res.code === 200) registered = (res.body as { items: unknown[] }).items.length;
     });
-  }
-  if (!driveUntil(() => answered === visible.length, BOOT_TIMEOUT_MS) || failures.length > 0) {
-    throw new Error(`invariant violated: every node registered (${failures.join('; ') || 'timed out'})`);
-  }
+  };
+  const poll = kernel.every(200, () => {
+    if (!asking) ask();
+  });
+  const ok = driveUntil(() => registered === expected, BOOT_TIMEOUT_MS);
+  poll.cancel();
+  if (!ok) throw new Error(`invariant violated: every node registered (${registered} of ${expected} after two simulated minutes)`);
   kernel.record('cluster.ready', 'cluster', `${plan.topology}: ${plan.machines.length} machines, ${plan.etcdMembers.length} etcd, ${plan.apiServers.length} apiservers`);
   client.close();
 }

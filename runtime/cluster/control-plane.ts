@@ -4,19 +4,25 @@
 // when there is more than one replica. Every component is a named process so faults can stop it.
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
 import { createEtcdCluster, type EtcdCluster } from '../etcd/index.ts';
-import { startApiServerReplica, startLoadBalancer, type ApiServer, type ApiServerReplica, type LoadBalancer } from '../apiserver/index.ts';
+import {
+  DEFAULT_ADMISSION_PLUGINS, startApiServerReplica, startLoadBalancer, type ApiServer, type ApiServerReplica, type LoadBalancer,
+} from '../apiserver/index.ts';
+import { ClusterIpAllocator } from '../network/index.ts';
+import { serviceIpAllocation } from './service-ips.ts';
 import type { ClusterPlan } from './options.ts';
 
 /** How the cluster stops, starts and finds each component process. */
 export interface Component {
   name: string;
   machine?: string;
-  kind: 'etcd' | 'kube-apiserver' | 'load-balancer';
+  kind: 'etcd' | 'kube-apiserver' | 'load-balancer' | 'kubelet' | 'kube-proxy' | 'kube-scheduler' | 'kube-controller-manager';
   isUp(): boolean;
   stop(): void;
   start(): void;
   /** Network endpoints this component uses right now (its own, plus e.g. its etcd client). */
   endpoints(): string[];
+  /** What else dies when the whole machine stops (the kubelet's containers). */
+  onMachineStop?(): void;
 }
 
 export interface ControlPlane {
@@ -51,6 +57,8 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
       endpoints: () => [name],
     });
   }
+  // one allocator for every replica, as the real one is one bitmap in etcd (service-ips.ts)
+  const admissionPlugins = [...DEFAULT_ADMISSION_PLUGINS, serviceIpAllocation(new ClusterIpAllocator(kernel.forkRng('service-cluster-ips')))];
   const etcdClientOf = new Map<string, string>();
   const replicas: ApiServerReplica[] = [];
   for (const m of plan.machines) {
@@ -58,6 +66,7 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
     const name = m.apiServer;
     const replica = startApiServerReplica(kernel, {
       name,
+      admissionPlugins,
       etcdClient: (ctx: ProcessContext) => {
         const clientName = `${name}/etcd-client-${ctx.incarnation}`;
         etcdClientOf.set(name, clientName);

@@ -2,4 +2,6 @@
 export { createCluster, COMMAND_TIMEOUT_MS, type Cluster, type ClusterInternals, type CommandResult, type Faults } from './cluster.ts';
 export { planCluster, LOAD_BALANCER, type ClusterOptions, type ClusterPlan, type MachinePlan, type Topology, type WorkerSpec } from './options.ts';
 export { ADMIN_CREDENTIALS, type Component, type ControlPlane } from './control-plane.ts';
-export { nodeObject, KUBELET_VERSION } from './nodes.ts';
+export { nodeObject, podCIDR, KUBELET_VERSION } from './nodes.ts';
+export { startComponents, type ClusterComponents } from './components.ts';
+export { serviceIpAllocation } from './service-ips.ts';

@@ -64,9 +64,11 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect(d.spec.template.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler' });
   });
 
-  it('keeps pods Pending (no scheduler yet), with QoS, admission tolerations and the affinity as written', async () => {
+  it('schedules the pods as they come (QoS, admission tolerations, the affinity as written); an unsatisfiable affinity stays Pending', async () => {
     const frontend = await json(cluster, 'get pod frontend');
-    expect(frontend.status).toEqual({ phase: 'Pending', qosClass: 'Burstable' });
+    expect(frontend.spec.nodeName).toBe('cp-1');
+    expect(frontend.status).toMatchObject({ phase: 'Pending', qosClass: 'Burstable', hostIP: '192.168.49.2' });
+    expect(frontend.status.conditions.find((c: Json) => c.type === 'PodScheduled').status).toBe('True');
     expect(frontend.spec.containers[0].resources).toEqual({ requests: { memory: '64Mi', cpu: '250m' }, limits: { memory: '128Mi', cpu: '500m' } });
     const nginx = await json(cluster, 'get pod nginx');
     expect(nginx.spec.tolerations).toEqual([
@@ -78,22 +80,30 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect(affinity.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values)
       .toEqual(['antarctica-east1', 'antarctica-west1']);
     expect(affinity.spec.nodeName).toBeUndefined();
-    expect((await cluster.kubectl('get pods')).stdout).toBe([
-      'NAME                 READY   STATUS    RESTARTS   AGE',
-      'frontend             0/2     Pending   0          0s',
-      'nginx                0/1     Pending   0          0s',
-      'with-node-affinity   0/1     Pending   0          0s',
-      '',
-    ].join('\n'));
+    expect(affinity.status.conditions).toEqual([expect.objectContaining({
+      type: 'PodScheduled', status: 'False', reason: 'Unschedulable',
+      message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+    })]);
+    const pods = (await cluster.kubectl('get pods')).stdout.split('\n');
+    expect(pods.filter((l) => l.startsWith('frontend-') || l.startsWith('nginx-deployment-'))).toHaveLength(6); // the controllers made them
+    expect(pods).toContain('with-node-affinity                 0/1     Pending             0          0s');
   });
 
   it('shows the namespace, the Service and the ReplicaSet in get tables', async () => {
-    // two simulated minutes later, nothing has acted on them: no controllers yet
+    // two simulated minutes later the images that exist run; the made-up ones back off pulling
     await cluster.advance(120_000);
     expect((await cluster.kubectl('get ns development')).stdout).toBe('NAME          STATUS   AGE\ndevelopment   Active   2m\n');
-    expect((await cluster.kubectl('get rs frontend')).stdout).toBe('NAME       DESIRED   CURRENT   READY   AGE\nfrontend   3         0         0       2m\n');
+    expect((await cluster.kubectl('get rs frontend')).stdout).toBe('NAME       DESIRED   CURRENT   READY   AGE\nfrontend   3         3         0       2m\n');
+    expect((await cluster.kubectl('get pod frontend nginx')).stdout).toBe([
+      'NAME       READY   STATUS             RESTARTS   AGE',
+      'frontend   0/2     ImagePullBackOff   0          2m',
+      'nginx      1/1     Running            0          2m',
+      '',
+    ].join('\n'));
     const svc = await json(cluster, 'get svc my-service');
     expect(svc.spec).toMatchObject({ type: 'ClusterIP', sessionAffinity: 'None', ports: [{ protocol: 'TCP', port: 80, targetPort: 9376 }] });
+    expect(svc.spec.clusterIP).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/); // from 10.96.0.0/12
+    expect(svc.spec.clusterIPs).toEqual([svc.spec.clusterIP]);
   });
 
   it.each([
@@ -124,7 +134,7 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     const r = await cluster.kubectl('get --raw /metrics');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('# TYPE apiserver_request_duration_seconds histogram');
-    expect(r.stdout).toMatch(/apiserver_request_duration_seconds_count\{[^}]*resource="pods",scope="namespace",subresource="",verb="POST",version="v1"\} 4/); // 3 created + 1 invalid
+    expect(r.stdout).toMatch(/apiserver_request_duration_seconds_count\{[^}]*resource="pods",scope="namespace",subresource="",verb="POST",version="v1"\} 10/); // 3 by kubectl, 6 by the ReplicaSet controller, 1 invalid
   });
 });
 
@@ -162,7 +172,8 @@ describe('topologies', { timeout: 60_000 }, () => {
     expect(gpu.status.allocatable).toMatchObject({ cpu: '8', memory: '32Gi' });
     const small = await json(cluster, 'get node worker-2');
     expect(small.status.allocatable.pods).toBe('30');
-    expect(small.status.images).toEqual([{ names: ['nginx:1.14.2'], sizeBytes: 44_000_000 }]);
+    // the kubelet reports what its container runtime holds, digests and registry sizes included
+    expect(small.status.images).toEqual([{ names: [expect.stringMatching(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/), 'docker.io/library/nginx:1.14.2'], sizeBytes: 72_000_000 }]);
     expect((await cluster.etcdctl('member list')).exitCode).toBe(1);
   });
 

@@ -2,9 +2,9 @@
 // kubelet_node_status.go initialNode + setters): well-known labels, the control-plane role label
 // and taint kubeadm adds (cmd/kubeadm/app/phases/markcontrolplane), capacity and allocatable, a
 // Ready condition and the node's addresses and system info.
-// The kubelets do not exist yet, so this status is static: it is written once at boot and never
-// heartbeats; a stopped machine keeps reporting Ready until the kubelets and the node lifecycle
-// controller arrive.
+// Each machine's kubelet registers this object (its initialNode) and then keeps its status and
+// its Lease in kube-node-lease fresh; a stopped machine's node goes Unknown through the node
+// lifecycle controller.
 import { rfc3339, type Node } from '../api/index.ts';
 import type { MachinePlan } from './options.ts';
 
@@ -75,7 +75,7 @@ export function nodeObject(machine: MachinePlan, nowMs: number): Node {
 }
 
 /** 10.244.<n>.0/24 per machine, as the node IPAM controller hands out from 10.244.0.0/16. */
-function podCIDR(machine: MachinePlan): string {
+export function podCIDR(machine: MachinePlan): string {
   const n = Number(machine.internalIP.split('.')[3]) - 2;
   return `10.244.${n}.0/24`;
 }

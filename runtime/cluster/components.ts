@@ -1,0 +1,129 @@
+// The components that make a cluster do something, started on the kernel beside the control plane:
+// on every visible machine a container runtime, a kubelet and kube-proxy (kubeadm runs them on
+// control-plane machines too); on every control-plane machine a kube-scheduler and a
+// kube-controller-manager, which elect one leader each through their Leases (kubeadm's static
+// pods), plus the node lifecycle controller. Each is a named process with its real credentials and
+// its own REST client endpoint, so faults.stopComponent / stopNode / partition reach it.
+import type { Kernel } from '../kernel/index.ts';
+import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
+import { ContainerRuntime } from '../cri/index.ts';
+import { ClusterNetwork, startKubeProxy } from '../network/index.ts';
+import { startKubelet } from '../kubelet/index.ts';
+import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
+import { startControllerManager } from '../controllers/index.ts';
+import type { Component } from './control-plane.ts';
+import { nodeObject, podCIDR } from './nodes.ts';
+import type { ClusterPlan, MachinePlan } from './options.ts';
+
+export interface ClusterComponents {
+  network: ClusterNetwork;
+  /** The container runtime of each visible machine (replaced when the machine reboots). */
+  runtimes: Map<string, ContainerRuntime>;
+}
+
+const nodeCredentials = (node: string): RestCredentials => ({ clientCert: { commonName: `system:node:${node}`, organizations: ['system:nodes'] } });
+const KUBE_PROXY_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-proxy' } };
+const SCHEDULER_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-scheduler' } };
+const KCM_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-controller-manager' } };
+/** The clients kube-controller-manager opens per incarnation (manager.ts: main + one per controller's service account). */
+const KCM_CLIENT_SUFFIXES = ['main', 'replicaset-controller', 'deployment-controller'];
+
+export function startComponents(kernel: Kernel, plan: ClusterPlan, components: Map<string, Component>): ClusterComponents {
+  const network = new ClusterNetwork(kernel.forkRng('network'));
+  const runtimes = new Map<string, ContainerRuntime>();
+  const clientOf = processClient(kernel, plan);
+  for (const m of plan.machines.filter((x) => x.visible)) startNodeComponents(kernel, m, network, runtimes, clientOf, components);
+  for (const m of plan.machines.filter((x) => x.role === 'control-plane')) startControlPlaneComponents(kernel, plan, m, clientOf, components);
+  return { network, runtimes };
+}
+
+type ClientFactory = (process: string, credentials: RestCredentials) => RestClient;
+
+/**
+ * A REST client owned by a process: it sends nothing and hears nothing while the process is down,
+ * as a dead program's sockets do (its endpoint is `<process>-client`).
+ */
+function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory {
+  return (process, credentials) => {
+    const up = (): boolean => kernel.process(process)?.up === true;
+    const host: RestHost = {
+      now: () => kernel.now(),
+      setTimer: (ms, fn) => kernel.setTimer(ms, fn),
+      send: (from, to, msg) => {
+        if (up()) kernel.send(from, to, msg);
+      },
+      setHandler: (name, handler) => kernel.setHandler(name, handler && ((msg, from) => {
+        if (up()) handler(msg, from);
+      })),
+      isUp: (name) => kernel.net.isUp(name),
+    };
+    return new RestClient(host, { name: `${process}-client`, server: plan.serverEndpoint, serverURL: plan.serverURL, credentials, userAgent: process });
+  };
+}
+
+function startNodeComponents(
+  kernel: Kernel, m: MachinePlan, network: ClusterNetwork, runtimes: Map<string, ContainerRuntime>,
+  clientOf: ClientFactory, components: Map<string, Component>,
+): void {
+  const newRuntime = (preloaded: string[]): ContainerRuntime => {
+    const cri = new ContainerRuntime(kernel, { nodeName: m.name, rng: kernel.forkRng(`cri-${m.name}-${runtimes.size}`), preloadedImages: preloaded });
+    runtimes.set(m.name, cri);
+    return cri;
+  };
+  newRuntime((m.spec.images ?? []).flatMap((i) => i.names.slice(0, 1)));
+  // the kubelet reads the runtime through this indirection, so a rebooted machine gets a fresh one
+  const cri = new Proxy({} as ContainerRuntime, {
+    get: (_t, key) => {
+      const live = runtimes.get(m.name)!;
+      const v = Reflect.get(live, key, live) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(live) : v;
+    },
+  });
+  const cni = network.attachNode(m.name, podCIDR(m));
+  const kubelet = `kubelet-${m.name}`;
+  startKubelet(kernel, {
+    nodeName: m.name, restClient: clientOf(kubelet, nodeCredentials(m.name)), cri, cni, nodeIP: m.internalIP,
+    initialNode: nodeObject(m, kernel.now()), processName: kubelet,
+  });
+  components.set(kubelet, processComponent(kernel, kubelet, m.name, 'kubelet', {
+    // kill -9 of the whole machine: the kubelet's containers die with it, its images stay on disk
+    onMachineStop: () => {
+      const old = runtimes.get(m.name)!;
+      newRuntime(old.listImages().flatMap((i) => i.names.slice(0, 1)));
+    },
+  }));
+  const proxy = `kube-proxy-${m.name}`;
+  startKubeProxy(kernel, { nodeName: m.name, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS), processName: proxy });
+  components.set(proxy, processComponent(kernel, proxy, m.name, 'kube-proxy'));
+}
+
+function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
+  const scheduler = `kube-scheduler-${m.name}`;
+  startScheduler(kernel, {
+    name: scheduler, restClient: clientOf(scheduler, SCHEDULER_CREDENTIALS),
+    ...(plan.scheduler ? { config: plan.scheduler as KubeSchedulerConfiguration } : {}),
+  });
+  components.set(scheduler, processComponent(kernel, scheduler, m.name, 'kube-scheduler'));
+  const kcm = `kube-controller-manager-${m.name}`;
+  const kcmClient = clientOf(kcm, KCM_CREDENTIALS);
+  startControllerManager(kernel, { name: kcm, restClient: kcmClient });
+  components.set(kcm, processComponent(kernel, kcm, m.name, 'kube-controller-manager', {
+    extraEndpoints: () => KCM_CLIENT_SUFFIXES.map((s) => `${kcmClient.options.name}.${kernel.process(kcm)?.incarnation ?? 0}.${s}`),
+  }));
+}
+
+function processComponent(
+  kernel: Kernel, name: string, machine: string, kind: Component['kind'],
+  extra: { onMachineStop?: () => void; extraEndpoints?: () => string[] } = {},
+): Component {
+  return {
+    name, machine, kind,
+    isUp: () => kernel.process(name)?.up ?? false,
+    stop: () => kernel.crash(name),
+    start: () => {
+      if (!kernel.process(name)?.up) kernel.process(name)?.start();
+    },
+    endpoints: () => [name, `${name}-client`, ...(extra.extraEndpoints?.() ?? [])],
+    ...(extra.onMachineStop ? { onMachineStop: extra.onMachineStop } : {}),
+  };
+}
