@@ -406,7 +406,10 @@ const arbPod = fc.record({
   where: fc.nat(),
 });
 
-function buildCluster(ns: fc.RecordValue<typeof arbNode>[], ps: fc.RecordValue<typeof arbPod>[]) {
+/** The type of the values an arbitrary generates. */
+type ArbValue<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
+function buildCluster(ns: ArbValue<typeof arbNode>[], ps: ArbValue<typeof arbPod>[]) {
   const nodes = ns.map((n, i) =>
     makeNode(`node-${i}`, {
       cpu: String(n.cpu),
@@ -420,7 +423,7 @@ function buildCluster(ns: fc.RecordValue<typeof arbNode>[], ps: fc.RecordValue<t
       ],
     }),
   );
-  const toPod = (p: fc.RecordValue<typeof arbPod>, name: string, nodeName?: string): Pod =>
+  const toPod = (p: ArbValue<typeof arbPod>, name: string, nodeName?: string): Pod =>
     makePod(name, {
       labels: { app: p.app },
       containers: [

@@ -636,13 +636,13 @@ describe('watching (get -w, rollout status) over the transport stream', () => {
     t.modify('apps', 'deployments', {
       ...d,
       status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 0 },
-    });
+    } as Deployment);
     const run = start(t, 'rollout status deploy/web');
     const step = (s: Deployment['status']): void =>
       t.modify('apps', 'deployments', {
         ...(t.objects.get('apps/deployments/default/web') as Deployment),
         status: s,
-      });
+      } as Deployment);
     step({ observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 1 });
     step({ observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 1 });
     step({ observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 });

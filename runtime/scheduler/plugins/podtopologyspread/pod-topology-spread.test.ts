@@ -174,7 +174,7 @@ function scoreAll(pod: Pod, snap: Snapshot, feasible = snap.nodeInfoList) {
   return {
     raw: raw.map((r) => r.score),
     normalized: plugin
-      .scoreExtensions()
+      .scoreExtensions()!
       .normalizeScore(state, p, raw)[0]
       .map((r) => r.score),
   };
