@@ -2,7 +2,7 @@
 // on every visible machine a container runtime, a kubelet and kube-proxy (kubeadm runs them on
 // control-plane machines too); on every control-plane machine a kube-scheduler and a
 // kube-controller-manager, which elect one leader each through their Leases (kubeadm's static
-// pods), plus the node lifecycle controller. Each is a named process with its real credentials and
+// pods), plus the node lifecycle controller (node-lifecycle.ts). Each is a named process with its real credentials and
 // its own REST client endpoint, so faults.stopComponent / stopNode / partition reach it.
 import type { Kernel } from '../kernel/index.ts';
 import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
@@ -12,6 +12,7 @@ import { startKubelet } from '../kubelet/index.ts';
 import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
 import { startControllerManager } from '../controllers/index.ts';
 import type { Component } from './control-plane.ts';
+import { startNodeLifecycleProcess } from './node-lifecycle.ts';
 import { nodeObject, podCIDR } from './nodes.ts';
 import type { ClusterPlan, MachinePlan } from './options.ts';
 
@@ -37,14 +38,14 @@ export function startComponents(kernel: Kernel, plan: ClusterPlan, components: M
   return { network, runtimes };
 }
 
-type ClientFactory = (process: string, credentials: RestCredentials) => RestClient;
+type ClientFactory = (process: string, credentials: RestCredentials, suffix?: string) => RestClient;
 
 /**
  * A REST client owned by a process: it sends nothing and hears nothing while the process is down,
  * as a dead program's sockets do (its endpoint is `<process>-client`).
  */
 function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory {
-  return (process, credentials) => {
+  return (process, credentials, suffix) => {
     const up = (): boolean => kernel.process(process)?.up === true;
     const host: RestHost = {
       now: () => kernel.now(),
@@ -57,7 +58,7 @@ function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory {
       })),
       isUp: (name) => kernel.net.isUp(name),
     };
-    return new RestClient(host, { name: `${process}-client`, server: plan.serverEndpoint, serverURL: plan.serverURL, credentials, userAgent: process });
+    return new RestClient(host, { name: suffix ? `${process}-${suffix}-client` : `${process}-client`, server: plan.serverEndpoint, serverURL: plan.serverURL, credentials, userAgent: process });
   };
 }
 
@@ -110,6 +111,12 @@ function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: Machi
   components.set(kcm, processComponent(kernel, kcm, m.name, 'kube-controller-manager', {
     extraEndpoints: () => KCM_CLIENT_SUFFIXES.map((s) => `${kcmClient.options.name}.${kernel.process(kcm)?.incarnation ?? 0}.${s}`),
   }));
+  const nlc = `node-lifecycle-controller-${m.name}`;
+  startNodeLifecycleProcess(kernel, {
+    name: nlc, controllerManager: kcm, restClient: clientOf(nlc, KCM_CREDENTIALS),
+    serviceAccountClient: (credentials) => clientOf(nlc, credentials, 'node-controller'),
+  });
+  components.set(nlc, processComponent(kernel, nlc, m.name, 'node-lifecycle-controller', { extraEndpoints: () => [`${nlc}-node-controller-client`] }));
 }
 
 function processComponent(

@@ -15,7 +15,7 @@ import type { ClusterPlan } from './options.ts';
 export interface Component {
   name: string;
   machine?: string;
-  kind: 'etcd' | 'kube-apiserver' | 'load-balancer' | 'kubelet' | 'kube-proxy' | 'kube-scheduler' | 'kube-controller-manager';
+  kind: 'etcd' | 'kube-apiserver' | 'load-balancer' | 'kubelet' | 'kube-proxy' | 'kube-scheduler' | 'kube-controller-manager' | 'node-lifecycle-controller';
   isUp(): boolean;
   stop(): void;
   start(): void;

@@ -1,0 +1,167 @@
+// The whole cluster end to end, through cluster.kubectl() only: the life of a Deployment, scaling,
+// a rolling update and its rollback, a machine that dies, and the control plane going away and
+// coming back. Every component runs as it would: kubelets, kube-proxy, the scheduler and the
+// controller manager behind leader election.
+import { describe, expect, it } from 'vitest';
+import { createCluster, type Cluster, type WorkerSpec } from '../index.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON printed by kubectl, probed field by field
+type Json = Record<string, any>;
+
+const NGINX_CACHED = { names: ['nginx:1.27'], sizeBytes: 72_000_000 };
+const deployment = (name: string, replicas: number, image = 'nginx:1.27'): string => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: { app: ${name} }
+  template:
+    metadata:
+      labels: { app: ${name} }
+    spec:
+      containers:
+      - name: ${name}
+        image: ${image}
+        resources:
+          requests: { cpu: 100m, memory: 64Mi }
+`;
+
+async function json(cluster: Cluster, args: string): Promise<Json> {
+  const r = await cluster.kubectl(`${args} -o json`);
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as Json;
+}
+
+async function ok(cluster: Cluster, args: string, stdin?: string): Promise<string> {
+  const r = await cluster.kubectl(args, stdin === undefined ? {} : { stdin });
+  expect(r.stderr).toBe('');
+  expect(r.exitCode).toBe(0);
+  return r.stdout;
+}
+
+/** Pods of an app: name, phase, node, image, and whether they are being deleted. */
+async function pods(cluster: Cluster, app: string): Promise<{ name: string; phase: string; node: string; image: string; deleting: boolean }[]> {
+  const list = await json(cluster, `get pods -l app=${app}`);
+  return (list.items as Json[]).map((p) => ({
+    name: p.metadata.name, phase: p.status?.phase ?? '', node: p.spec.nodeName ?? '', image: p.spec.containers[0].image,
+    deleting: p.metadata.deletionTimestamp !== undefined,
+  }));
+}
+
+/** Advances one simulated second at a time until check() holds; returns the simulated ms it took. */
+async function until(cluster: Cluster, check: () => Promise<boolean>, budgetMs: number): Promise<number> {
+  const start = cluster.now();
+  while (!(await check())) {
+    if (cluster.now() - start > budgetMs) throw new Error(`condition not met within ${budgetMs / 1000} simulated seconds`);
+    await cluster.advance(1000);
+  }
+  return cluster.now() - start;
+}
+
+/** The Deployment's ready replicas; 0 while the API server does not answer. */
+async function readyReplicas(cluster: Cluster, name: string): Promise<number> {
+  const r = await cluster.kubectl(`get deployment ${name} -o json`);
+  return r.exitCode === 0 ? (JSON.parse(r.stdout) as Json).status?.readyReplicas ?? 0 : 0;
+}
+
+describe('the whole cluster', { timeout: 120_000 }, () => {
+  it('the life of a Deployment: Running within 10 s with a cached image, events in the order the articles tell', async () => {
+    const workers: WorkerSpec[] = [{ images: [NGINX_CACHED] }, { images: [NGINX_CACHED] }];
+    const cluster = createCluster({ seed: 5, topology: 'ha', workers });
+    await cluster.advance(20_000); // leader elections settle
+    const start = cluster.now();
+    await ok(cluster, 'apply -f -', deployment('web', 2));
+    const took = await until(cluster, async () => (await readyReplicas(cluster, 'web')) === 2, 30_000);
+    expect(cluster.now() - start).toBeLessThan(10_000);
+    expect(took).toBeLessThan(10_000);
+    const placed = await pods(cluster, 'web');
+    expect(placed.every((p) => p.phase === 'Running' && p.node.startsWith('worker-'))).toBe(true); // never on the tainted control plane
+    const events = (await json(cluster, 'get events')).items as Json[];
+    events.sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion));
+    const pod = placed[0]!.name;
+    const story = events
+      .filter((e) => e.involvedObject.name === 'web' || e.involvedObject.name?.startsWith('web-') && (e.involvedObject.kind !== 'Pod' || e.involvedObject.name === pod))
+      .filter((e) => e.reason !== 'SuccessfulCreate' || e.message === `Created pod: ${pod}`)
+      .map((e) => `${e.involvedObject.kind} ${e.reason} (${e.source?.component ?? e.reportingComponent})`);
+    expect(story).toEqual([
+      'Deployment ScalingReplicaSet (deployment-controller)',
+      'ReplicaSet SuccessfulCreate (replicaset-controller)',
+      'Pod Scheduled (default-scheduler)',
+      'Pod Pulled (kubelet)',
+      'Pod Created (kubelet)',
+      'Pod Started (kubelet)',
+    ]);
+  });
+
+  it('scales up and down, rolls out a new image and rolls back', async () => {
+    const cluster = createCluster({ seed: 6, topology: 'single-node' });
+    await ok(cluster, 'apply -f -', deployment('web', 2));
+    await until(cluster, async () => (await readyReplicas(cluster, 'web')) === 2, 60_000);
+    await ok(cluster, 'scale deployment web --replicas=4');
+    await until(cluster, async () => (await readyReplicas(cluster, 'web')) === 4, 60_000);
+    await ok(cluster, 'scale deployment web --replicas=1');
+    await until(cluster, async () => (await pods(cluster, 'web')).length === 1, 60_000);
+    await ok(cluster, 'set image deployment/web web=nginx:1.28');
+    await until(cluster, async () => {
+      const d = await json(cluster, 'get deployment web');
+      return d.status?.updatedReplicas === 1 && d.status?.readyReplicas === 1 && (await pods(cluster, 'web')).every((p) => p.image === 'nginx:1.28');
+    }, 60_000);
+    expect(await ok(cluster, 'rollout status deployment/web')).toBe('deployment "web" successfully rolled out\n');
+    await ok(cluster, 'rollout undo deployment/web');
+    await until(cluster, async () => {
+      const ps = await pods(cluster, 'web');
+      return ps.length === 1 && ps[0]!.image === 'nginx:1.27' && ps[0]!.phase === 'Running';
+    }, 60_000);
+    const rs = (await json(cluster, 'get rs')).items as Json[];
+    expect(rs.map((r) => `${r.spec.template.spec.containers[0].image}=${r.spec.replicas}`).sort()).toEqual(['nginx:1.27=1', 'nginx:1.28=0']);
+  });
+
+  it('a worker dies: its node goes NotReady, and its pods are replaced after the 300 s toleration', async () => {
+    const cluster = createCluster({ seed: 8, topology: 'ha', workers: [{ images: [NGINX_CACHED] }, { images: [NGINX_CACHED] }] });
+    await ok(cluster, 'apply -f -', deployment('web', 4));
+    await until(cluster, async () => (await readyReplicas(cluster, 'web')) === 4, 60_000);
+    const victim = (await pods(cluster, 'web'))[0]!.node;
+    const survivor = victim === 'worker-1' ? 'worker-2' : 'worker-1';
+    await cluster.faults.stopNode(victim);
+    // the 50 s node-monitor-grace-period after its last Lease renewal, counted from when the
+    // controller first saw the node (it may have started after the kubelet's last renewal)
+    const notReadyAfterMs = await until(cluster, async () => new RegExp(`${victim} +NotReady`).test(await ok(cluster, `get node ${victim}`)), 120_000);
+    expect(notReadyAfterMs).toBeGreaterThanOrEqual(40_000);
+    const taintedAfterMs = await until(cluster, async () => ((await json(cluster, `get node ${victim}`)).spec.taints ?? [])
+      .some((t: Json) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'), 30_000);
+    expect(taintedAfterMs).toBeLessThanOrEqual(10_000);
+    await cluster.advance(240_000);
+    expect((await pods(cluster, 'web')).filter((p) => !p.deleting && p.node === victim)).not.toHaveLength(0); // tolerated for 300 s
+    // (the dead node's pods still count as ready: our node lifecycle controller does not mark
+    // them NotReady as upstream's MarkPodsNotReady does, so wait for the replacements themselves)
+    await until(cluster, async () => {
+      const live = (await pods(cluster, 'web')).filter((p) => !p.deleting);
+      return live.length === 4 && live.every((p) => p.node === survivor && p.phase === 'Running');
+    }, 180_000);
+    expect(await readyReplicas(cluster, 'web')).toBe(4);
+  });
+
+  it('control plane down: running pods keep running, nothing new is scheduled, and it all resumes after', async () => {
+    const cluster = createCluster({ seed: 9, topology: 'single-node', workers: [{ images: [NGINX_CACHED] }] });
+    await ok(cluster, 'apply -f -', deployment('web', 2));
+    await until(cluster, async () => (await readyReplicas(cluster, 'web')) === 2, 60_000);
+    await cluster.faults.stopComponent('kube-scheduler-cp-1');
+    await ok(cluster, 'scale deployment web --replicas=3');
+    await cluster.advance(30_000);
+    const waiting = (await pods(cluster, 'web')).filter((p) => p.node === '');
+    expect(waiting).toHaveLength(1); // created by the ReplicaSet controller, never bound
+    await cluster.faults.stopComponent('kube-controller-manager-cp-1');
+    await cluster.faults.stopComponent('kube-apiserver-cp-1');
+    const down = await cluster.kubectl('get pods');
+    expect(down.exitCode).toBe(1);
+    expect(down.stderr).toMatch(/The connection to the server 192.168.49.2:8443 was refused - did you specify the right host or port\?/);
+    await cluster.advance(60_000);
+    const runtimes = cluster.internals.components.runtimes;
+    const running = [...runtimes.values()].flatMap((r) => r.listContainers()).filter((c) => c.state === 'running');
+    expect(running).toHaveLength(2); // the containers never needed the control plane
+    for (const c of ['kube-apiserver-cp-1', 'kube-controller-manager-cp-1', 'kube-scheduler-cp-1']) await cluster.faults.startComponent(c);
+    await until(cluster, async () => (await readyReplicas(cluster, 'web')).valueOf() === 3, 120_000);
+  });
+});
