@@ -13,3 +13,6 @@ export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './expectations.
 export { slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './slow-start.ts';
 export { NodeLifecycleController, startNodeLifecycleController, planEviction, tryUpdateNodeHealth, NODE_MONITOR_GRACE_PERIOD_MS, NODE_MONITOR_PERIOD_MS, TAINT_NOT_READY, TAINT_UNREACHABLE } from './nodelifecycle/index.ts';
 export type { NodeLifecycleDeps, NodeLifecycleOptions, EvictionPlan, NodeHealth } from './nodelifecycle/index.ts';
+export { EndpointSliceController, reconcileEndpointSlices, MAX_ENDPOINTS_PER_SLICE, type EndpointSliceControllerOptions, type SliceChanges } from './endpointslice/index.ts';
+export { GarbageCollector, DependencyGraph, decideAttemptToDelete, type GarbageCollectorOptions, type GcDecision } from './garbagecollector/index.ts';
+export { NamespaceController, type NamespaceControllerOptions } from './namespace/index.ts';

@@ -13,8 +13,12 @@ import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
 import { DeploymentController } from './deployment/controller.ts';
 import { ReplicaSetController } from './replicaset/controller.ts';
 import type { ReplicaSetReconciler } from './replicaset/types.ts';
+import { startEndpointSliceController } from './endpointslice/start.ts';
+import { startGarbageCollector } from './garbagecollector/start.ts';
+import type { HostedController, HostedControllerDeps } from './namespace/hosted.ts';
+import { startNamespaceController } from './namespace/start.ts';
 
-export type ControllerName = 'replicaset' | 'deployment';
+export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace';
 
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
@@ -35,7 +39,13 @@ export interface ControllerManagerOptions {
 }
 
 const LEASE = { namespace: 'kube-system', name: 'kube-controller-manager' };
-const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = { replicaset: 'replicaset-controller', deployment: 'deployment-controller' };
+const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
+  replicaset: 'replicaset-controller', deployment: 'deployment-controller',
+  endpointslice: 'endpointslice-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
+};
+const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => HostedController>> = {
+  endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
+};
 
 /** Starts kube-controller-manager as a kernel process and returns it (crash/restart it through the kernel). */
 export function startControllerManager(kernel: Kernel, options: ControllerManagerOptions): SimProcess {
@@ -134,6 +144,14 @@ function startControllers(
     dc.start();
     stops.push(() => dc.stop());
     log('Started controller "deployment-controller"');
+  }
+  for (const name of enabled) {
+    const startHosted = HOSTED[name];
+    if (!startHosted) continue;
+    const c = controllerClient(name);
+    const h = startHosted({ clock, client: c, recorder: recorder(name, c), informer, pods, log, ...common });
+    stops.push(() => h.stop());
+    log(`Started controller "${CONTROLLER_SERVICE_ACCOUNTS[name]}"`);
   }
   for (const i of [pods, replicaSets, deployments]) i.start();
   ctx.trace('controller-manager.leading', enabled.join(','));
