@@ -5,3 +5,4 @@ export { ADMIN_CREDENTIALS, type Component, type ControlPlane } from './control-
 export { nodeObject, podCIDR, KUBELET_VERSION } from './nodes.ts';
 export { startComponents, type ClusterComponents } from './components.ts';
 export { serviceIpAllocation } from './service-ips.ts';
+export { runChaosSeed, type ChaosOptions, type ChaosResult } from './chaos.ts';
