@@ -16,3 +16,4 @@ export type { NodeLifecycleDeps, NodeLifecycleOptions, EvictionPlan, NodeHealth 
 export { EndpointSliceController, reconcileEndpointSlices, MAX_ENDPOINTS_PER_SLICE, type EndpointSliceControllerOptions, type SliceChanges } from './endpointslice/index.ts';
 export { GarbageCollector, DependencyGraph, decideAttemptToDelete, type GarbageCollectorOptions, type GcDecision } from './garbagecollector/index.ts';
 export { NamespaceController, type NamespaceControllerOptions } from './namespace/index.ts';
+export { ServiceAccountController, MANAGED_SERVICE_ACCOUNTS, missingServiceAccounts, type ServiceAccountControllerOptions } from './serviceaccount/controller.ts';

@@ -17,8 +17,9 @@ import { startEndpointSliceController } from './endpointslice/start.ts';
 import { startGarbageCollector } from './garbagecollector/start.ts';
 import type { HostedController, HostedControllerDeps } from './namespace/hosted.ts';
 import { startNamespaceController } from './namespace/start.ts';
+import { startServiceAccountController } from './serviceaccount/start.ts';
 
-export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace';
+export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount';
 
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
@@ -42,9 +43,11 @@ const LEASE = { namespace: 'kube-system', name: 'kube-controller-manager' };
 const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   replicaset: 'replicaset-controller', deployment: 'deployment-controller',
   endpointslice: 'endpointslice-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
+  serviceaccount: 'service-account-controller',
 };
 const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => HostedController>> = {
   endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
+  serviceaccount: startServiceAccountController,
 };
 
 /** Starts kube-controller-manager as a kernel process and returns it (crash/restart it through the kernel). */
