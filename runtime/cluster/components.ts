@@ -10,8 +10,8 @@ import { ContainerRuntime } from '../cri/index.ts';
 import { ClusterNetwork, startKubeProxy } from '../network/index.ts';
 import { startKubelet } from '../kubelet/index.ts';
 import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
-import { startControllerManager } from '../controllers/index.ts';
-import type { Component } from './control-plane.ts';
+import { controllerManagerClientSuffixes, startControllerManager } from '../controllers/index.ts';
+import { ADMIN_CREDENTIALS, type Component } from './control-plane.ts';
 import { startNodeLifecycleProcess } from './node-lifecycle.ts';
 import { nodeObject, podCIDR } from './nodes.ts';
 import type { ClusterPlan, MachinePlan } from './options.ts';
@@ -27,7 +27,8 @@ const KUBE_PROXY_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'sys
 const SCHEDULER_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-scheduler' } };
 const KCM_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-controller-manager' } };
 /** The clients kube-controller-manager opens per incarnation (manager.ts: main + one per controller's service account). */
-const KCM_CLIENT_SUFFIXES = ['main', 'replicaset-controller', 'deployment-controller'];
+/** Every client endpoint of a controller-manager incarnation, so a partition cuts them all. */
+const KCM_CLIENT_SUFFIXES = controllerManagerClientSuffixes();
 
 export function startComponents(kernel: Kernel, plan: ClusterPlan, components: Map<string, Component>): ClusterComponents {
   const network = new ClusterNetwork(kernel.forkRng('network'));
@@ -102,9 +103,12 @@ function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: Machi
   const scheduler = `kube-scheduler-${m.name}`;
   startScheduler(kernel, {
     name: scheduler, restClient: clientOf(scheduler, SCHEDULER_CREDENTIALS),
+    // kube-scheduler-simulator writes its "why this node?" annotations with a client of its own
+    // (the system:kube-scheduler role may not update pods); an admin client stands in for it.
+    resultClient: clientOf(scheduler, ADMIN_CREDENTIALS, 'results'),
     ...(plan.scheduler ? { config: plan.scheduler as KubeSchedulerConfiguration } : {}),
   });
-  components.set(scheduler, processComponent(kernel, scheduler, m.name, 'kube-scheduler'));
+  components.set(scheduler, processComponent(kernel, scheduler, m.name, 'kube-scheduler', { extraEndpoints: () => [`${scheduler}-results-client`] }));
   const kcm = `kube-controller-manager-${m.name}`;
   const kcmClient = clientOf(kcm, KCM_CREDENTIALS);
   startControllerManager(kernel, { name: kcm, restClient: kcmClient });

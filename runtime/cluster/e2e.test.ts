@@ -164,4 +164,54 @@ describe('the whole cluster', { timeout: 120_000 }, () => {
     for (const c of ['kube-apiserver-cp-1', 'kube-controller-manager-cp-1', 'kube-scheduler-cp-1']) await cluster.faults.startComponent(c);
     await until(cluster, async () => (await readyReplicas(cluster, 'web')).valueOf() === 3, 120_000);
   });
+
+  it('a new namespace, a Service reached through kube-proxy, the scheduler saying why, and the namespace deleted', async () => {
+    const workers: WorkerSpec[] = [{ images: [NGINX_CACHED] }, { images: [NGINX_CACHED] }];
+    const cluster = createCluster({ seed: 11, workers });
+    await cluster.advance(20_000);
+    await ok(cluster, 'create namespace team');
+    // the ServiceAccount controller gives the namespace its "default" account, which pods need
+    await until(cluster, async () => (await cluster.kubectl('get serviceaccount default -n team')).exitCode === 0, 30_000);
+    await ok(cluster, 'apply -n team -f -', deployment('api', 2));
+    await ok(cluster, 'apply -n team -f -', `apiVersion: v1
+kind: Service
+metadata:
+  name: api
+spec:
+  selector: { app: api }
+  ports:
+  - port: 80
+    targetPort: 8080
+`);
+    await until(cluster, async () => {
+      const r = await cluster.kubectl('get deployment api -n team -o json');
+      return r.exitCode === 0 && (JSON.parse(r.stdout) as Json).status?.readyReplicas === 2;
+    }, 60_000);
+    // the EndpointSlice controller lists both ready pods for the Service
+    await until(cluster, async () => {
+      const slices = await json(cluster, 'get endpointslices -n team -l kubernetes.io/service-name=api');
+      const endpoints = (slices.items as Json[]).flatMap((s) => (s.endpoints ?? []) as Json[]);
+      return endpoints.filter((e) => e.conditions?.ready === true).length === 2;
+    }, 30_000);
+    await cluster.advance(2_000); // kube-proxy resyncs its rules at most once a second
+    const svc = await json(cluster, 'get service api -n team');
+    const podList = await json(cluster, 'get pods -n team -l app=api');
+    const podNames = (podList.items as Json[]).map((p) => p.metadata.name as string);
+    const answered = cluster.internals.components.network.sendRequest('worker-1', `${svc.spec.clusterIP as string}:80`);
+    expect(answered.ok).toBe(true);
+    if (answered.ok) {
+      expect(podNames).toContain(answered.pod.name);
+      expect(answered.chains[0]).toBe('KUBE-SERVICES');
+    }
+    // "why this node?": the scheduler recorded its reasoning on every pod it placed
+    for (const p of podList.items as Json[]) {
+      expect(p.metadata.annotations['kube-scheduler-simulator.sigs.k8s.io/selected-node']).toBe(p.spec.nodeName);
+      expect(JSON.parse(p.metadata.annotations['kube-scheduler-simulator.sigs.k8s.io/filter-result'] as string)).toHaveProperty(p.spec.nodeName as string);
+    }
+    // deleting the namespace deletes everything in it, then the namespace itself
+    await ok(cluster, 'delete namespace team');
+    await until(cluster, async () => (await cluster.kubectl('get namespace team')).exitCode !== 0, 120_000);
+    const left = await cluster.kubectl('get pods -n team');
+    expect(left.stdout).toBe('');
+  });
 });

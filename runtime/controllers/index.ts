@@ -4,7 +4,14 @@
 export type { Reconciler } from './reconciler.ts';
 export { BURST_REPLICAS } from './replicaset/index.ts';
 export type { ReplicaSetDecision, ReplicaSetReconciler, ReplicaSetSyncContext } from './replicaset/index.ts';
-export { startControllerManager, type ControllerManagerOptions, type ControllerName } from './manager.ts';
+export {
+  ALL_CONTROLLERS,
+  CONTROLLER_SERVICE_ACCOUNTS,
+  controllerManagerClientSuffixes,
+  startControllerManager,
+  type ControllerManagerOptions,
+  type ControllerName,
+} from './manager.ts';
 export { ReplicaSetController, reconcileReplicaSet, rankPodsForDeletion, calculateStatus as calculateReplicaSetStatus, podFromTemplate } from './replicaset/index.ts';
 export type { ReplicaSetControllerOptions } from './replicaset/index.ts';
 export { DeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';

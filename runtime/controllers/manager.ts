@@ -26,7 +26,7 @@ export interface ControllerManagerOptions {
   name: string;
   /** A client with the controller manager's credentials (CN system:kube-controller-manager); its server and credentials are reused. */
   restClient: RestClient;
-  /** Which controllers to run (default both). */
+  /** Which controllers to run (default: all of them, as kube-controller-manager's --controllers=*). */
   controllers?: ControllerName[];
   /** Swaps the ReplicaSet decision step (a learner's lab code). */
   replicaSetReconciler?: ReplicaSetReconciler;
@@ -40,11 +40,20 @@ export interface ControllerManagerOptions {
 }
 
 const LEASE = { namespace: 'kube-system', name: 'kube-controller-manager' };
-const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
+/** The service account each controller acts as (--use-service-account-credentials). */
+export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   replicaset: 'replicaset-controller', deployment: 'deployment-controller',
   endpointslice: 'endpointslice-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
   serviceaccount: 'service-account-controller',
 };
+/** Every controller this manager can run, in start order. */
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount'];
+
+/** The suffixes of the client endpoints a manager incarnation uses ("main" plus one per controller). */
+export function controllerManagerClientSuffixes(controllers: readonly ControllerName[] = ALL_CONTROLLERS): string[] {
+  return ['main', ...controllers.map((c) => CONTROLLER_SERVICE_ACCOUNTS[c])];
+}
+
 const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => HostedController>> = {
   endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
   serviceaccount: startServiceAccountController,
@@ -113,7 +122,7 @@ function startControllers(
   ctx: ProcessContext, o: ControllerManagerOptions, clock: Clock, main: RestClient,
   client: (suffix: string, credentials?: RestCredentials) => RestClient, log: (line: string) => void,
 ): { stop(): void } {
-  const enabled = o.controllers ?? ['replicaset', 'deployment'];
+  const enabled = o.controllers ?? ALL_CONTROLLERS;
   const informer = <T extends KubeObject>(group: string, resource: string): SharedInformer<T> =>
     new SharedInformer<T>(clock, restListerWatcher<T>(main, { group, resource }), { onLog: (m) => log(`${resource} informer: ${m}`) });
   const pods = informer<Pod>('', 'pods');
