@@ -100,6 +100,11 @@ function startNodeComponents(
 }
 
 function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
+  if (plan.components.scheduler) startSchedulerOn(kernel, plan, m, clientOf, components);
+  if (plan.components.controllerManager) startControllerManagerOn(kernel, m, clientOf, components);
+}
+
+function startSchedulerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
   const scheduler = `kube-scheduler-${m.name}`;
   startScheduler(kernel, {
     name: scheduler, restClient: clientOf(scheduler, SCHEDULER_CREDENTIALS),
@@ -109,6 +114,9 @@ function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: Machi
     ...(plan.scheduler ? { config: plan.scheduler as KubeSchedulerConfiguration } : {}),
   });
   components.set(scheduler, processComponent(kernel, scheduler, m.name, 'kube-scheduler', { extraEndpoints: () => [`${scheduler}-results-client`] }));
+}
+
+function startControllerManagerOn(kernel: Kernel, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
   const kcm = `kube-controller-manager-${m.name}`;
   const kcmClient = clientOf(kcm, KCM_CREDENTIALS);
   startControllerManager(kernel, { name: kcm, restClient: kcmClient });

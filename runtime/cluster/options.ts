@@ -30,8 +30,14 @@ export interface ClusterOptions {
   etcdMembers?: 1 | 3 | 5;
   /** Default allocatable of every machine. */
   node?: { cpu?: string; memory?: string; pods?: number };
-  /** A KubeSchedulerConfiguration (v1 shape). Kept for the scheduler, which is not wired in yet. */
+  /** A KubeSchedulerConfiguration (v1 shape) for every kube-scheduler replica. */
   scheduler?: object;
+  /**
+   * Which built-in control-plane components run (default: all). Turning one off leaves room for
+   * your own, started on `cluster.internals` (a component under test, or a learner's piece in a lab).
+   * controllerManager: false also stops the node lifecycle controller it hosts.
+   */
+  components?: { scheduler?: boolean; controllerManager?: boolean };
 }
 
 export interface MachinePlan {
@@ -60,8 +66,10 @@ export interface ClusterPlan {
   serverEndpoint: string;
   /** The URL kubectl reports in connection errors. */
   serverURL: string;
-  /** The KubeSchedulerConfiguration given, kept for the scheduler (not wired in yet). */
+  /** The KubeSchedulerConfiguration given to every scheduler replica. */
   scheduler?: object;
+  /** Which built-in control-plane components run. */
+  components: { scheduler: boolean; controllerManager: boolean };
 }
 
 export const LOAD_BALANCER = 'kube-apiserver-lb';
@@ -107,6 +115,7 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
   return {
     seed: options.seed ?? 1, topology, machines, etcdMembers, apiServers, ...(loadBalancer ? { loadBalancer } : {}), serverEndpoint, serverURL,
     ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+    components: { scheduler: options.components?.scheduler ?? true, controllerManager: options.components?.controllerManager ?? true },
   };
 }
 

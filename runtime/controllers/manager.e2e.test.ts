@@ -25,7 +25,7 @@ spec:
 `;
 
 function setup(seed: number) {
-  const cluster = createCluster({ seed });
+  const cluster = createCluster({ seed, components: { controllerManager: false } });
   const { kernel, restClient } = cluster.internals;
   const admin = restClient('test-admin');
   const logs: string[] = [];

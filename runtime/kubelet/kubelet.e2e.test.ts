@@ -1,23 +1,18 @@
-// End to end on a real simulated cluster: the kubelet and kube-proxy started on cluster.internals
-// with their real credentials, driving pods through the API server.
+// End to end on a real simulated cluster: the cluster's kubelet and kube-proxy, with their real
+// credentials, driving pods through the API server.
 import { describe, expect, it } from 'vitest';
 import type { CoreEvent, Lease, Pod } from '../api/index.ts';
 import { createCluster, type Cluster } from '../cluster/index.ts';
-import { ContainerRuntime } from '../cri/index.ts';
-import { ClusterNetwork, startKubeProxy } from '../network/index.ts';
-import { startKubelet } from './index.ts';
 
+/**
+ * A cluster whose one visible machine is a worker with `preloaded` images, run by the cluster's own
+ * kubelet and kube-proxy (with their real credentials); the control plane is hidden (managed).
+ */
 function boot(preloaded: string[] = []) {
-  const cluster = createCluster({ seed: 11, topology: 'single-node' });
-  const { kernel, plan, restClient } = cluster.internals;
-  const machine = plan.machines[0]!;
-  const network = new ClusterNetwork(kernel.forkRng('network'));
-  const cni = network.attachNode(machine.name, '10.244.0.0/24');
-  const cri = new ContainerRuntime(kernel, { nodeName: machine.name, rng: kernel.forkRng(`cri-${machine.name}`), preloadedImages: preloaded });
-  const credentials = { clientCert: { commonName: `system:node:${machine.name}`, organizations: ['system:nodes'] } };
-  startKubelet(kernel, { nodeName: machine.name, restClient: restClient(`kubelet-${machine.name}-client`, { credentials }), cri, cni, nodeIP: machine.internalIP });
-  startKubeProxy(kernel, { nodeName: machine.name, network, restClient: restClient(`kube-proxy-${machine.name}-client`, { credentials: { clientCert: { commonName: 'system:kube-proxy' } } }) });
-  return { cluster, node: machine.name, cri, network, kernel };
+  const cluster = createCluster({ seed: 11, topology: 'managed', workers: [{ images: preloaded.map((name) => ({ names: [name], sizeBytes: 72_000_000 })) }] });
+  const { kernel, plan, components } = cluster.internals;
+  const machine = plan.machines.find((m) => m.visible)!;
+  return { cluster, node: machine.name, cri: components.runtimes.get(machine.name)!, network: components.network, kernel };
 }
 
 async function json<T>(cluster: Cluster, args: string): Promise<T> {
@@ -42,7 +37,8 @@ describe('kubelet end to end', () => {
     await cluster.advance(10_000);
     const pod = await json<Pod>(cluster, 'get pod web');
     expect(pod.status?.phase).toBe('Running');
-    expect(pod.status?.podIP).toMatch(/^10\.244\.0\.\d+$/);
+    const podCIDR = (await json<{ spec: { podCIDR: string } }>(cluster, `get node ${node}`)).spec.podCIDR;
+    expect(pod.status?.podIP?.startsWith(podCIDR.replace(/0\/24$/, ''))).toBe(true);
     expect(pod.status?.containerStatuses?.[0]).toMatchObject({ name: 'app', ready: true, started: true, restartCount: 0, image: 'docker.io/library/nginx:1.27', containerID: expect.stringMatching(/^containerd:\/\/[0-9a-f]{64}$/) });
     expect(pod.status?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual(['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
     const evs = await events(cluster, 'web');

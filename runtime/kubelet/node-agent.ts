@@ -13,6 +13,53 @@ export const LEASE_RENEW_INTERVAL_MS = 10_000;
 export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
 export const NODE_STATUS_REPORT_FREQUENCY_MS = 300_000;
 
+type NodeCondition = NonNullable<NonNullable<Node['status']>['conditions']>[number];
+
+/**
+ * The conditions a healthy kubelet reports (kubelet_node_status.go setters: MemoryPressure,
+ * DiskPressure, PIDPressure, then Ready). Our simulated machines never run short, so these are
+ * constant; what matters is that the kubelet asserts them itself, so a node the node lifecycle
+ * controller marked Unknown turns Ready again as soon as its kubelet is back.
+ */
+export const HEALTHY_NODE_CONDITIONS: readonly (readonly [string, string, string, string])[] = [
+  [
+    'MemoryPressure',
+    'False',
+    'KubeletHasSufficientMemory',
+    'kubelet has sufficient memory available',
+  ],
+  ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+  ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+  ['Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'],
+];
+
+/**
+ * The kubelet's conditions merged onto what the server has: the heartbeat is now; the transition
+ * time is kept while the status stays the same (setNodeReadyCondition and friends).
+ */
+export function kubeletConditions(
+  current: readonly NodeCondition[],
+  now: string,
+): { conditions: NodeCondition[]; changed: boolean } {
+  let changed = false;
+  const conditions = HEALTHY_NODE_CONDITIONS.map(([type, status, reason, message]) => {
+    const old = current.find((c) => c.type === type);
+    const same = old?.status === status && old.reason === reason && old.message === message;
+    if (!same) changed = true;
+    return {
+      type,
+      status,
+      reason,
+      message,
+      lastHeartbeatTime: now,
+      lastTransitionTime:
+        old?.status === status && old.lastTransitionTime ? old.lastTransitionTime : now,
+    } as NodeCondition;
+  });
+  const others = current.filter((c) => !HEALTHY_NODE_CONDITIONS.some(([type]) => type === c.type));
+  return { conditions: [...conditions, ...others], changed };
+}
+
 export interface NodeAgentOptions {
   nodeName: string;
   client: RestClient;
@@ -30,31 +77,58 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
       if (!ctx.isLive()) return;
       if (res.code === 200) return updateStatus(true);
       if (res.code !== 404 || !o.initialNode) return void ctx.setTimer(7000, register);
-      o.client.request({ verb: 'create', group: '', resource: 'nodes', body: o.initialNode }, (created) => {
-        if (!ctx.isLive()) return;
-        if (created.code !== 201 && created.code !== 409) return void ctx.setTimer(7000, register);
-        ctx.trace('kubelet.registered', o.nodeName);
-        updateStatus(true);
-      });
+      o.client.request(
+        { verb: 'create', group: '', resource: 'nodes', body: o.initialNode },
+        (created) => {
+          if (!ctx.isLive()) return;
+          if (created.code !== 201 && created.code !== 409)
+            return void ctx.setTimer(7000, register);
+          ctx.trace('kubelet.registered', o.nodeName);
+          updateStatus(true);
+        },
+      );
     });
   };
+  // tryUpdateNodeStatus: read the Node every 10 s (upstream reads it from the API server's cache),
+  // compute the status, and patch only when it changed or the 5-minute report is due.
   const updateStatus = (force: boolean): void => {
     const nowMs = ctx.now();
     const images = o.images();
     const fingerprint = JSON.stringify(images);
-    if (!force && fingerprint === lastReported && nowMs - lastReportedMs < NODE_STATUS_REPORT_FREQUENCY_MS) return;
-    o.client.request({ verb: 'get', group: '', resource: 'nodes', name: o.nodeName }, (res) => {
-      if (!ctx.isLive() || res.code !== 200) return;
-      const node = res.body as Node;
-      const now = rfc3339(nowMs);
-      const conditions = (node.status?.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: now }));
-      const patch = { status: { conditions, images } };
-      o.client.request({ verb: 'patch', group: '', resource: 'nodes', subresource: 'status', name: o.nodeName, body: patch, patchType: 'application/merge-patch+json' }, (p) => {
-        if (!ctx.isLive() || p.code !== 200) return;
-        lastReported = fingerprint;
-        lastReportedMs = nowMs;
-      });
-    });
+    o.client.request(
+      {
+        verb: 'get',
+        group: '',
+        resource: 'nodes',
+        name: o.nodeName,
+        query: { resourceVersion: '0' },
+      },
+      (res) => {
+        if (!ctx.isLive() || res.code !== 200) return;
+        const node = res.body as Node;
+        const now = rfc3339(nowMs);
+        const { conditions, changed } = kubeletConditions(node.status?.conditions ?? [], now);
+        const due = nowMs - lastReportedMs >= NODE_STATUS_REPORT_FREQUENCY_MS;
+        if (!force && !changed && fingerprint === lastReported && !due) return;
+        const patch = { status: { conditions, images } };
+        o.client.request(
+          {
+            verb: 'patch',
+            group: '',
+            resource: 'nodes',
+            subresource: 'status',
+            name: o.nodeName,
+            body: patch,
+            patchType: 'application/merge-patch+json',
+          },
+          (p) => {
+            if (!ctx.isLive() || p.code !== 200) return;
+            lastReported = fingerprint;
+            lastReportedMs = nowMs;
+          },
+        );
+      },
+    );
   };
   register();
   ctx.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => updateStatus(false));
@@ -65,9 +139,14 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
 export function startLeaseRenewal(ctx: ProcessContext, client: RestClient, nodeName: string): void {
   const base = { group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease' };
   const leaseBody = (prev?: Lease): Lease => ({
-    apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
     metadata: { ...(prev?.metadata ?? {}), name: nodeName, namespace: 'kube-node-lease' },
-    spec: { holderIdentity: nodeName, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime: rfc3339Micro(ctx.now()) },
+    spec: {
+      holderIdentity: nodeName,
+      leaseDurationSeconds: LEASE_DURATION_SECONDS,
+      renewTime: rfc3339Micro(ctx.now()),
+    },
   });
   const renew = (): void => {
     client.request({ verb: 'get', ...base, name: nodeName }, (res) => {
@@ -77,9 +156,12 @@ export function startLeaseRenewal(ctx: ProcessContext, client: RestClient, nodeN
         return;
       }
       if (res.code !== 200) return;
-      client.request({ verb: 'update', ...base, name: nodeName, body: leaseBody(res.body as Lease) }, (u) => {
-        if (ctx.isLive() && u.code === 200) ctx.trace('kubelet.lease-renewed', nodeName);
-      });
+      client.request(
+        { verb: 'update', ...base, name: nodeName, body: leaseBody(res.body as Lease) },
+        (u) => {
+          if (ctx.isLive() && u.code === 200) ctx.trace('kubelet.lease-renewed', nodeName);
+        },
+      );
     });
   };
   renew();

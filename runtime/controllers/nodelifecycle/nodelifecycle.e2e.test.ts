@@ -1,33 +1,13 @@
-// The node lifecycle controller end to end on createCluster: a test "kubelet" renews node Leases
-// in kube-node-lease; when one stops, its node goes Unknown after the 50 s grace period, gets the
-// unreachable taints, and its pod is deleted once the 300 s DefaultTolerationSeconds run out.
+// The node lifecycle controller end to end on createCluster (its own controller manager turned off,
+// so this controller is the only one): the kubelets renew their Leases in kube-node-lease; when a
+// machine stops, its node goes Unknown after the 50 s grace period, gets the unreachable taints,
+// and its pod is deleted once the 300 s DefaultTolerationSeconds run out.
 import { describe, expect, it } from 'vitest';
-import { rfc3339Micro, type CoreEvent, type Node, type Pod } from '../../api/index.ts';
+import type { CoreEvent, Node, Pod } from '../../api/index.ts';
 import { createCluster, type Cluster } from '../../cluster/index.ts';
-import type { RestClient } from '../../client/index.ts';
 import { startNodeLifecycleController } from './start.ts';
 
 const KCM = { clientCert: { commonName: 'system:kube-controller-manager' } };
-
-/** Renews every node's Lease each 10 s (the kubelet's renewInterval), except the stopped ones. */
-function fakeKubelets(cluster: Cluster, admin: RestClient, nodes: string[]): Set<string> {
-  const { kernel } = cluster.internals;
-  const stopped = new Set<string>();
-  const renew = (node: string, create: boolean) => {
-    const spec = { holderIdentity: node, leaseDurationSeconds: 40, renewTime: rfc3339Micro(kernel.now()) };
-    const where = { group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease' };
-    if (create) {
-      admin.request({ verb: 'create', ...where, body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: node }, spec } }, () => undefined);
-    } else {
-      admin.request({ verb: 'patch', ...where, name: node, patchType: 'application/merge-patch+json', body: { spec } }, () => undefined);
-    }
-  };
-  for (const n of nodes) renew(n, true);
-  kernel.every(10_000, () => {
-    for (const n of nodes) if (!stopped.has(n)) renew(n, false);
-  });
-  return stopped;
-}
 
 async function node(cluster: Cluster, name: string): Promise<Node> {
   return JSON.parse((await cluster.kubectl(`get node ${name} -o json`)).stdout) as Node;
@@ -40,13 +20,10 @@ async function events(cluster: Cluster, reason: string): Promise<CoreEvent[]> {
 
 describe('node lifecycle controller', () => {
   it('a node whose Lease stops goes Unknown, is tainted, and its pods are evicted after 300 s', { timeout: 180_000 }, async () => {
-    const cluster = createCluster({ seed: 3, workers: 2 });
+    const cluster = createCluster({ seed: 3, workers: 2, components: { controllerManager: false } });
     const { kernel, restClient } = cluster.internals;
-    const admin = restClient('test-admin');
     const sa = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: node-controller\n  namespace: kube-system\n';
     expect(await cluster.kubectl('apply -f -', { stdin: sa })).toMatchObject({ exitCode: 0, stderr: '' });
-    const all = JSON.parse((await cluster.kubectl('get nodes -o json')).stdout) as { items: Node[] };
-    const stopped = fakeKubelets(cluster, admin, all.items.map((n) => n.metadata.name ?? ''));
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: worker-2\n  containers:\n  - name: app\n    image: nginx\n';
     expect((await cluster.kubectl('apply -f -', { stdin: pod })).exitCode).toBe(0);
     const logs: string[] = [];
@@ -62,7 +39,7 @@ describe('node lifecycle controller', () => {
       expect(n.status?.conditions?.find((c) => c.type === 'Ready')?.status, n.metadata.name).toBe('True');
     }
 
-    stopped.add('worker-2');
+    await cluster.faults.stopNode('worker-2');
     const stopMs = cluster.now();
     await cluster.advance(45_000); // within the 50 s grace period (after the last renewal)
     expect((await node(cluster, 'worker-2')).status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
@@ -100,15 +77,10 @@ describe('node lifecycle controller', () => {
     expect((await events(cluster, 'TaintManagerEviction')).map((e) => e.message)).toEqual(['Marking for deletion Pod default/web']);
     expect(logs).toEqual([]);
 
-    // the kubelet comes back and posts Ready: the taints go away
-    stopped.delete('worker-2');
-    const conditions = (await node(cluster, 'worker-2')).status?.conditions?.map((c) =>
-      c.type === 'Ready'
-        ? { ...c, status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: new Date(0).toISOString() }
-        : c,
-    );
-    admin.request({ verb: 'patch', group: '', resource: 'nodes', name: 'worker-2', subresource: 'status', patchType: 'application/merge-patch+json', body: { status: { conditions } } }, () => undefined);
+    // the machine comes back, its kubelet posts Ready: the taints go away
+    await cluster.faults.startNode('worker-2');
     await cluster.advance(30_000);
+    expect((await node(cluster, 'worker-2')).status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
     expect((await node(cluster, 'worker-2')).spec?.taints ?? []).toEqual([]);
   });
 });

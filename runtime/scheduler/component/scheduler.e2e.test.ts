@@ -9,7 +9,7 @@ import { startScheduler, type SchedulerHandle } from './start.ts';
 const SCHEDULER_CREDENTIALS = { clientCert: { commonName: 'system:kube-scheduler' } };
 
 function withScheduler(seed: number, config?: object): { cluster: Cluster; scheduler: SchedulerHandle } {
-  const cluster = createCluster({ seed, topology: 'ha' });
+  const cluster = createCluster({ seed, topology: 'ha', components: { scheduler: false } });
   const { kernel, restClient } = cluster.internals;
   const scheduler = startScheduler(kernel, {
     name: 'kube-scheduler-cp-1',
@@ -129,7 +129,10 @@ describe('kube-scheduler on an HA cluster', () => {
     expect((await cluster.kubectl('label node worker-2 disk=ssd')).exitCode).toBe(0);
     await cluster.advance(5_000);
     expect((await getPod(cluster, 'picky')).spec.nodeName).toBe('worker-2');
-    const reasons = (await events(cluster, 'picky')).map((e) => `${e.reason}:${e.count ?? 0}`);
+    // the scheduler's own events (the kubelet then adds Pulling, Pulled, Created, Started)
+    const reasons = (await events(cluster, 'picky'))
+      .filter((e) => e.source?.component === 'default-scheduler' || e.reportingComponent === 'default-scheduler')
+      .map((e) => `${e.reason}:${e.count ?? 0}`);
     expect(reasons).toEqual(['FailedScheduling:1', 'Scheduled:1']);
   });
 
