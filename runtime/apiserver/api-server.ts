@@ -328,7 +328,17 @@ export class ApiServer implements ApiEndpoint {
       case '/livez':
         return respond(200, 'ok');
       case '/readyz':
-        return this.ready ? respond(200, 'ok') : respond(500, '[-]informer-sync failed: reason withheld\nreadyz check failed');
+        if (!this.ready) return respond(500, '[-]informer-sync failed: reason withheld\nreadyz check failed');
+        // The "etcd" readiness check: a quorum read of the key "health", as apiserver's etcd3
+        // health check does, so a load balancer stops sending requests to a replica that cannot
+        // reach a working etcd (cut off by a partition, or etcd lost quorum). Upstream's
+        // --etcd-readycheck-timeout is 2 s; 800 ms here keeps the answer inside our load
+        // balancer's 1 s check timeout, so "not ready" is told apart from "unreachable".
+        return this.etcd.range(
+          { key: 'health' },
+          (r) => (r.ok ? respond(200, 'ok') : respond(500, '[-]etcd failed: reason withheld\nreadyz check failed')),
+          { timeoutMs: 800 },
+        );
       case '/version':
         return respond(200, JSON.stringify(KUBERNETES_VERSION, null, 2));
       default:

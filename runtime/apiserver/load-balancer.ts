@@ -2,9 +2,12 @@
 // simulated network. mirrors the HAProxy setup of kubeadm's HA guide (kubernetes/kubeadm
 // docs/ha-considerations.md: `mode tcp`, `balance roundrobin`, `option httpchk GET /healthz`,
 // `rise 2 fall 2`), checking /readyz instead so a replica whose caches are still filling gets no
-// traffic. Each connection is pinned to one replica: when a health check marks that replica down,
-// its in-flight requests fail with "connection reset by peer" and its watch streams are cut, so the
-// client sees exactly what a TCP reset would show it (and client-go's retries and relists kick in).
+// traffic. Each connection is pinned to one replica. A replica that answers its health check with
+// an error (not ready: e.g. it cannot reach etcd) gets no new connections, but established ones
+// carry on (HAProxy's default), so an in-flight request ends as the replica answers it, e.g. with
+// etcd's timeout. A replica that stops answering at all is unreachable: its in-flight requests fail
+// with "connection reset by peer" and its watch streams are cut, as a dead TCP connection shows
+// (and client-go's retries and relists kick in).
 // A replica whose process is gone refuses connections at once; the balancer then tries the next one
 // (HAProxy `option redispatch`).
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
@@ -109,14 +112,16 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
     ctx.send(s.backend, { type: 'api.watch.stop', id } satisfies ApiWireMessage);
   };
 
-  const markDown = (b: BackendState): void => {
+  const markDown = (b: BackendState, unreachable: boolean): void => {
     b.up = false;
     ctx.trace('lb.backend-down', b.name);
+    if (!unreachable) return;
     for (const [id, p] of pending) if (p.backend === b.name) failPending(id, 'read: connection reset by peer');
     for (const [id, s] of streams) if (s.backend === b.name) cutStream(id, 'read: connection reset by peer');
   };
 
-  const checkResult = (b: BackendState, ok: boolean): void => {
+  /** ok: answered 200; otherwise `unreachable` says whether it answered at all. */
+  const checkResult = (b: BackendState, ok: boolean, unreachable = false): void => {
     if (ok) {
       b.failures = 0;
       if (!b.up && ++b.passes >= rise) {
@@ -126,14 +131,14 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
       return;
     }
     b.passes = 0;
-    if (b.up && ++b.failures >= fall) markDown(b);
+    if (b.up && ++b.failures >= fall) markDown(b, unreachable);
   };
 
   const check = (b: BackendState): void => {
     const id = nextId++;
     const timer = ctx.setTimer(checkTimeoutMs, () => {
       checks.delete(id);
-      checkResult(b, false);
+      checkResult(b, false, true);
     });
     checks.set(id, { backend: b, timer });
     const req: WireRequest = { verb: 'get', path: '/readyz', userAgent: 'haproxy-health-check' };

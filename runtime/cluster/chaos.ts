@@ -66,9 +66,12 @@ export async function runChaosSeed(seed: number, o: ChaosOptions = {}): Promise<
   const converged = await convergence(cluster, o.convergeMs ?? 120_000);
   if (!converged) return fail(`the Deployment did not reach ${REPLICAS} Ready replicas within ${(o.convergeMs ?? 120_000) / 1000} s after the faults`);
   if (bindings.moved.length > 0) return fail(`pods bound twice: ${bindings.moved.join(', ')}`);
+  // Every write acknowledged before the list began must be in it; a write acknowledged while the
+  // list is in flight is concurrent with it and may or may not be (linearizability allows both).
+  const ackedBeforeList = [...acked];
   const stored = await storedConfigMaps(cluster);
   if (stored === undefined) return fail('could not list ConfigMaps after the faults');
-  const lost = acked.filter((n) => !stored.has(n));
+  const lost = ackedBeforeList.filter((n) => !stored.has(n));
   if (lost.length > 0) return fail(`acknowledged writes lost: ${lost.join(', ')}`);
   return { ok: true, faults };
 }
