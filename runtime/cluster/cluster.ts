@@ -61,6 +61,9 @@ export interface ClusterInternals {
   readonly files: Map<string, string>;
 }
 
+/** How long `kubectl get -w` and `rollout status` watch, in simulated ms. */
+export const KUBECTL_WATCH_WINDOW_MS = 30_000;
+
 /** Longest simulated time one kubectl or etcdctl command may take before it is abandoned. */
 export const COMMAND_TIMEOUT_MS = 120_000;
 const BOOT_TIMEOUT_MS = 120_000;
@@ -158,7 +161,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   return {
     async kubectl(args, opts = {}) {
-      return run((done) => runKubectl(args, transport, { nowMs: kernel.now(), ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
+      // `get -w` and `rollout status` follow a real watch for up to KUBECTL_WATCH_WINDOW_MS of
+      // simulated time (this terminal is not interactive: there is no Ctrl+C to end them).
+      const io = { nowMs: kernel.now(), now: () => kernel.now(), watchForMs: KUBECTL_WATCH_WINDOW_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
+      return run((done) => runKubectl(args, transport, { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
     },
     async etcdctl(args, opts = {}) {
       if (plan.topology === 'managed') {

@@ -214,4 +214,27 @@ spec:
     const left = await cluster.kubectl('get pods -n team');
     expect(left.stdout).toBe('');
   });
+
+  it('kubectl rollout status and get -w follow the cluster through a watch', async () => {
+    const cluster = createCluster({ seed: 17, workers: [{ images: [NGINX_CACHED] }] });
+    await cluster.advance(20_000);
+    await ok(cluster, 'apply -f -', deployment('web', 2));
+    const start = cluster.now();
+    const status = await ok(cluster, 'rollout status deployment/web');
+    expect(status.trim().split('\n').at(-1)).toBe('deployment "web" successfully rolled out');
+    expect(cluster.now() - start).toBeLessThan(15_000); // it returned when the rollout finished
+    expect(status).toContain('Waiting for deployment "web" rollout to finish'); // it watched progress
+    // while `get -w` watches, a pod is deleted: the watch shows it terminating and its replacement
+    const victim = (await pods(cluster, 'web'))[0]!.name;
+    const admin = cluster.internals.restClient('test-admin');
+    cluster.internals.kernel.setTimer(2_000, () =>
+      admin.request({ verb: 'delete', group: '', resource: 'pods', namespace: 'default', name: victim }, () => undefined),
+    );
+    const watched = await cluster.kubectl('get pods -w -l app=web');
+    const lines = watched.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
+    expect(lines.some((l) => l.startsWith(victim) && l.includes('Terminating'))).toBe(true);
+    const names = new Set(lines.slice(1).map((l) => l.split(/\s+/)[0]));
+    expect(names.size).toBe(3); // the two first pods and the replacement
+  });
 });

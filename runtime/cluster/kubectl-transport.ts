@@ -3,7 +3,7 @@
 // into a REST call that crosses the simulated network to the load balancer or the replica.
 import type { Status } from '../api/index.ts';
 import type { RestClient, RestPatchType, RestRequest, RestResponse } from '../client/index.ts';
-import type { KubeRequest, KubeResponse, KubeTransport, RawRequest } from '../cli/index.ts';
+import type { KubeRequest, KubeResponse, KubeTransport, RawRequest, WatchEvent as KubeWatchEvent } from '../cli/index.ts';
 
 const PATCH_TYPES: Record<string, RestPatchType> = {
   merge: 'application/merge-patch+json',
@@ -20,6 +20,12 @@ export function kubectlTransport(client: RestClient): KubeTransport {
       const rest = toRestRequest(req);
       if ('unsupported' in rest) return done({ ok: false, status: rest.unsupported });
       as(req.impersonate).request(rest, (res) => done(toKubeResponse(res)));
+    },
+    // `kubectl get -w` and `rollout status`: a real watch stream through the API server.
+    watch(req: KubeRequest, onEvent: (event: KubeWatchEvent) => void): { stop(): void } {
+      const rest = toRestRequest({ ...req, verb: 'watch' });
+      if ('unsupported' in rest) return { stop: () => undefined };
+      return as(req.impersonate).watch(rest, { onEvent: (e) => onEvent(e as KubeWatchEvent), onClose: () => undefined });
     },
     raw(req: RawRequest, done): void {
       as(req.impersonate).request({ verb: 'get', path: req.path }, (res) => {
