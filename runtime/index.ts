@@ -2,7 +2,11 @@
 // docs/ARCHITECTURE.md). Labs, the site and tests import the runtime only from here.
 export {
   createCluster,
+  compareReplicaSetReconciler,
+  runReplicaSetScenario,
   type Cluster,
+  type ScenarioRun,
+  type ScenarioStep,
   type ClusterOptions,
   type CommandResult,
   type Faults,

@@ -101,7 +101,7 @@ function startNodeComponents(
 
 function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
   if (plan.components.scheduler) startSchedulerOn(kernel, plan, m, clientOf, components);
-  if (plan.components.controllerManager) startControllerManagerOn(kernel, m, clientOf, components);
+  if (plan.components.controllerManager) startControllerManagerOn(kernel, plan, m, clientOf, components);
 }
 
 function startSchedulerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
@@ -112,14 +112,16 @@ function startSchedulerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, cli
     // (the system:kube-scheduler role may not update pods); an admin client stands in for it.
     resultClient: clientOf(scheduler, ADMIN_CREDENTIALS, 'results'),
     ...(plan.scheduler ? { config: plan.scheduler as KubeSchedulerConfiguration } : {}),
+    ...(plan.plugins.schedulerRegistry ? { registry: plan.plugins.schedulerRegistry } : {}),
   });
   components.set(scheduler, processComponent(kernel, scheduler, m.name, 'kube-scheduler', { extraEndpoints: () => [`${scheduler}-results-client`] }));
 }
 
-function startControllerManagerOn(kernel: Kernel, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
+function startControllerManagerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
   const kcm = `kube-controller-manager-${m.name}`;
   const kcmClient = clientOf(kcm, KCM_CREDENTIALS);
-  startControllerManager(kernel, { name: kcm, restClient: kcmClient });
+  const reconciler = plan.plugins.replicaSetReconciler;
+  startControllerManager(kernel, { name: kcm, restClient: kcmClient, ...(reconciler ? { replicaSetReconciler: reconciler } : {}) });
   components.set(kcm, processComponent(kernel, kcm, m.name, 'kube-controller-manager', {
     extraEndpoints: () => KCM_CLIENT_SUFFIXES.map((s) => `${kcmClient.options.name}.${kernel.process(kcm)?.incarnation ?? 0}.${s}`),
   }));

@@ -1,6 +1,8 @@
 // The options of createCluster (docs: shared DESIGN section 2, a contract) and the plan they turn
 // into: which machines exist, which of them run etcd members and API server replicas, and whether
 // a load balancer fronts the replicas.
+import type { ReplicaSetReconciler } from '../controllers/index.ts';
+import type { PluginFactory } from '../scheduler/index.ts';
 
 export interface WorkerSpec {
   name?: string;
@@ -38,6 +40,12 @@ export interface ClusterOptions {
    * controllerManager: false also stops the node lifecycle controller it hosts.
    */
   components?: { scheduler?: boolean; controllerManager?: boolean };
+  /**
+   * Pieces a learner wrote, plugged into the built-in components (a lab's "Run in cluster"):
+   * the ReplicaSet controller's decision step, and out-of-tree scheduler plugins that
+   * `scheduler` (a KubeSchedulerConfiguration) can enable by name.
+   */
+  plugins?: { replicaSetReconciler?: ReplicaSetReconciler; schedulerRegistry?: Readonly<Record<string, PluginFactory>> };
 }
 
 export interface MachinePlan {
@@ -70,6 +78,8 @@ export interface ClusterPlan {
   scheduler?: object;
   /** Which built-in control-plane components run. */
   components: { scheduler: boolean; controllerManager: boolean };
+  /** Learner pieces plugged into them. */
+  plugins: NonNullable<ClusterOptions['plugins']>;
 }
 
 export const LOAD_BALANCER = 'kube-apiserver-lb';
@@ -116,6 +126,7 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
     seed: options.seed ?? 1, topology, machines, etcdMembers, apiServers, ...(loadBalancer ? { loadBalancer } : {}), serverEndpoint, serverURL,
     ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     components: { scheduler: options.components?.scheduler ?? true, controllerManager: options.components?.controllerManager ?? true },
+    plugins: options.plugins ?? {},
   };
 }
 
