@@ -30,6 +30,7 @@ import type { StrategyContext } from './registry/strategy.ts';
 import type { ApiEndpoint, ApiRequest, ApiWatchHandle, ApiWatchHandlers, ResponseBody, ResponseCallback, Verb } from './request.ts';
 import { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
 import { EtcdStore } from './storage/etcd-store.ts';
+import { COMPACTION_INTERVAL_MS, startCompactor } from './storage/compactor.ts';
 import { objectKey } from './storage/keys.ts';
 import { WatchCache, type CacheClock } from './watch-cache/watch-cache.ts';
 
@@ -39,6 +40,8 @@ export interface ApiServerOptions {
   etcd: EtcdClient;
   /** Simulated time; defaults to the etcd client's clock. */
   clock?: CacheClock;
+  /** --etcd-compaction-interval: compact etcd's history this often (default 5 min; 0 disables). */
+  compactionIntervalMs?: number;
   /** Seeded randomness for uids and generated names (the kernel's rng or a fork of it). */
   rng: { nextInt(n: number): number };
   authentication?: AuthenticatorOptions;
@@ -69,6 +72,7 @@ export class ApiServer implements ApiEndpoint {
   private ready = false;
   private readonly readyCallbacks: (() => void)[] = [];
   private nextAuditId = 1;
+  private compactor: { stop(): void } | undefined;
 
   constructor(private readonly options: ApiServerOptions) {
     this.name = options.name ?? 'kube-apiserver';
@@ -101,6 +105,8 @@ export class ApiServer implements ApiEndpoint {
 
   /** Fills the caches, then runs the bootstrap post-start hook; ready after both. */
   start(): void {
+    const interval = this.options.compactionIntervalMs ?? COMPACTION_INTERVAL_MS;
+    if (interval > 0) this.compactor = startCompactor(this.etcd, this.clock, { intervalMs: interval });
     let pending = this.caches.size;
     for (const c of this.caches.values()) {
       c.onReady(() => {
@@ -111,6 +117,7 @@ export class ApiServer implements ApiEndpoint {
   }
 
   stop(): void {
+    this.compactor?.stop();
     for (const c of this.caches.values()) c.stop();
     this.ready = false;
   }

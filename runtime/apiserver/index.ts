@@ -26,3 +26,4 @@ export {
   type ApiServerReplica, type ApiServerReplicaOptions, type ApiWireMessage, type WireRequest,
 } from './server.ts';
 export { startLoadBalancer, type LoadBalancer, type LoadBalancerOptions } from './load-balancer.ts';
+export { COMPACTION_INTERVAL_MS, COMPACT_REV_KEY, compactOnce, startCompactor } from './storage/compactor.ts';
