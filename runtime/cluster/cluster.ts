@@ -1,7 +1,7 @@
 // createCluster: the public entry point of the runtime (shared DESIGN section 2, a contract).
 // It assembles a kernel, the etcd members, the API server replicas (behind a load balancer in HA),
-// bootstraps them (system namespaces and RBAC come from the API server's post-start hooks, the
-// Node objects are registered here), and hands out kubectl and etcdctl that cross the simulated
+// bootstraps them (system namespaces and RBAC come from the API server's post-start hooks), and
+// hands out kubectl and etcdctl that cross the simulated
 // network like real clients. Then the components start (components.ts): a kubelet and
 // kube-proxy per visible machine (the kubelets register the Node objects), and a kube-scheduler
 // and kube-controller-manager per control-plane machine, electing leaders through Leases.

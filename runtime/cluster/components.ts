@@ -26,8 +26,7 @@ const nodeCredentials = (node: string): RestCredentials => ({ clientCert: { comm
 const KUBE_PROXY_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-proxy' } };
 const SCHEDULER_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-scheduler' } };
 const KCM_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-controller-manager' } };
-/** The clients kube-controller-manager opens per incarnation (manager.ts: main + one per controller's service account). */
-/** Every client endpoint of a controller-manager incarnation, so a partition cuts them all. */
+/** Every client endpoint of a controller-manager incarnation (main + one per controller), so a partition cuts them all. */
 const KCM_CLIENT_SUFFIXES = controllerManagerClientSuffixes();
 
 export function startComponents(kernel: Kernel, plan: ClusterPlan, components: Map<string, Component>): ClusterComponents {
