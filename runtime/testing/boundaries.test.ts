@@ -28,6 +28,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   cri: ['kernel', 'api'],
   network: ['kernel', 'api', 'client'],
   cli: ['kernel', 'api', 'client', 'etcd'],
+  // the cloud-controller-manager is a controller: it reaches the cluster only through client/
+  cloud: ['kernel', 'api', 'client'],
   cluster: [
     'kernel',
     'raft',
@@ -41,6 +43,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'cri',
     'network',
     'cli',
+    'cloud',
   ],
   testing: ['kernel', 'raft', 'etcd', 'api', 'apiserver', 'client', 'cluster', 'cli'],
 };
