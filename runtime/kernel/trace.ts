@@ -106,8 +106,18 @@ export class Trace {
     this.ringStart = (this.ringStart + 1) % this.capacity;
   }
 
+  /** mixUnit over every UTF-16 unit of `s`, with the state in locals (the hottest loop of a run). */
   private mixString(s: string): void {
-    for (let i = 0; i < s.length; i++) this.mixUnit(s.charCodeAt(i));
+    let lo = this.hashLo;
+    let hi = this.hashHi;
+    for (let i = 0; i < s.length; i++) {
+      const x = (lo ^ s.charCodeAt(i)) >>> 0;
+      const loProduct = x * 435;
+      hi = (Math.imul(hi, 435) + ((loProduct / TWO_POW_32) | 0) + (x << 8)) >>> 0;
+      lo = loProduct >>> 0;
+    }
+    this.hashLo = lo;
+    this.hashHi = hi;
   }
 
   /** h = (h xor unit) * (2^40 + 435) mod 2^64, on two 32-bit halves. */

@@ -35,6 +35,7 @@ export {
   type ReadState,
   type Ready,
   type Snapshot,
+  type SnapshotData,
   type SnapshotMetadata,
   type SoftState,
   type StateType,

@@ -19,16 +19,17 @@ import {
   type NodeId,
   type RaftError,
   type Ready,
+  type SnapshotData,
   type Status,
 } from './types.ts';
 
 /** The replicated application. apply() sees every committed entry in order (empty ones too). */
 export interface StateMachine {
   apply(entry: Entry): void;
-  /** Serializes the state (for snapshots). */
-  snapshot(): string;
+  /** The state's image (for snapshots): a string, or an object nobody mutates afterwards. */
+  snapshot(): SnapshotData;
   /** Replaces the state with a snapshot's. */
-  restore(data: string): void;
+  restore(data: SnapshotData): void;
 }
 
 export interface SimClusterHooks {
@@ -78,7 +79,8 @@ export class LogStateMachine implements StateMachine {
   snapshot(): string {
     return JSON.stringify(this.applied);
   }
-  restore(data: string): void {
+  restore(data: SnapshotData): void {
+    if (typeof data !== 'string') throw new Error('invariant violated: LogStateMachine snapshots are strings');
     this.applied = data === '' ? [] : (JSON.parse(data) as string[]);
   }
 }

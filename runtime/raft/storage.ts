@@ -6,7 +6,7 @@
  * Expected failures are values: `term()` and `entries()` return 'ErrCompacted' (below the first
  * index) or 'ErrUnavailable' (past the last index) instead of throwing.
  */
-import type { ConfState, Entry, HardState, Snapshot } from './types.ts';
+import type { ConfState, Entry, HardState, Snapshot, SnapshotData } from './types.ts';
 import { emptyHardState } from './types.ts';
 
 export type StorageError = 'ErrCompacted' | 'ErrUnavailable';
@@ -96,7 +96,7 @@ export class MemoryStorage implements Storage {
   createSnapshot(
     i: number,
     confState: ConfState | null,
-    data: string,
+    data: SnapshotData,
   ): Snapshot | 'ErrSnapOutOfDate' {
     if (i <= this.snap.metadata.index) return 'ErrSnapOutOfDate';
     const offset = this.ents[0]!.index;

@@ -54,10 +54,18 @@ export interface SnapshotMetadata {
   confState: ConfState;
 }
 
+/**
+ * The state machine's image at a snapshot's index. Raft only stores and ships it, never reads it.
+ * A small state machine may serialize itself to a string; a large one hands over an immutable
+ * structured image instead, because no JavaScript string holds more than ~512 MB (real etcd streams
+ * its bbolt file to a follower in chunks rather than building one buffer: rafthttp snapshot_sender.go).
+ */
+export type SnapshotData = string | object;
+
 export interface Snapshot {
   metadata: SnapshotMetadata;
-  /** The serialized state machine at metadata.index. */
-  data: string;
+  /** The state machine at metadata.index (treated as immutable once taken). */
+  data: SnapshotData;
 }
 
 /**

@@ -5,7 +5,9 @@
 // ends within its deadline, failing with "context deadline exceeded" if no answer came, in which
 // case a write may or may not have happened (the caller must treat it as unknown).
 // Watches survive member failures: the client re-opens them elsewhere from the last delivered
-// revision + 1 (clientv3 watcher resume).
+// revision + 1 (clientv3 watcher resume). Liveness is checked per connection, not per watch, as
+// gRPC keepalive pings an HTTP/2 connection that multiplexes every watch stream: one ping per
+// member every WATCH_PING_MS names all this client's streams there, and one answer covers them.
 import type { Kernel } from '../../kernel/index.ts';
 import type { EtcdError, Result } from '../errors.ts';
 import { ErrDeadlineExceeded, ErrNoLeader, ErrStopped, fail } from '../errors.ts';
@@ -47,6 +49,8 @@ export class SimEtcdClient implements EtcdClient {
   private readonly members: Map<string, string>;
   private readonly pending = new Map<string, Pending>();
   private readonly watchStreams = new Map<string, (m: WatchMessage) => void>();
+  private readonly liveWatches = new Set<ClientWatch>();
+  private pinging = false;
   private seq = 0;
   private preferred = 0;
 
@@ -136,6 +140,7 @@ export class SimEtcdClient implements EtcdClient {
     if (!isEtcdMessage(msg)) return;
     if (msg.kind === 'etcd.response') this.pending.get(msg.reqId)?.onMessage(msg.result);
     else if (msg.kind === 'etcd.watch') this.watchStreams.get(msg.watchKey)?.(msg);
+    else if (msg.kind === 'etcd.watch.pong') for (const m of msg.streams) this.watchStreams.get(m.watchKey)?.(m);
   }
 
   // ---- KV, lease, cluster, maintenance ----------------------------------------------------------
@@ -168,6 +173,35 @@ export class SimEtcdClient implements EtcdClient {
     const msg: RequestMessage = { kind: 'etcd.request', reqId: `${this.opts.name}#${this.seq++}`, replyTo: this.opts.name, request };
     this.kernel.send(this.opts.name, member, msg);
   }
+  /** For ClientWatch: join or leave the connection keepalive. */
+  track(w: ClientWatch): void {
+    this.liveWatches.add(w);
+    if (this.pinging) return;
+    this.pinging = true;
+    this.clock.setTimer(WATCH_PING_MS, () => this.pingConnections());
+  }
+  untrack(w: ClientWatch): void {
+    this.liveWatches.delete(w);
+  }
+
+  /** Every WATCH_PING_MS: resume streams that went silent, and ping each member once for the rest. */
+  private pingConnections(): void {
+    if (this.liveWatches.size === 0) {
+      this.pinging = false;
+      return;
+    }
+    const byMember = new Map<string, string[]>();
+    for (const w of [...this.liveWatches]) {
+      const stream = w.keepalive(this.clock.now());
+      if (!stream) continue;
+      const keys = byMember.get(stream.member);
+      if (keys) keys.push(stream.watchKey);
+      else byMember.set(stream.member, [stream.watchKey]);
+    }
+    for (const [member, watchKeys] of byMember) this.sendRaw(member, { op: 'watchPing', watchKeys });
+    this.clock.setTimer(WATCH_PING_MS, () => this.pingConnections());
+  }
+
   nextId(): number {
     return this.seq++;
   }
@@ -197,19 +231,18 @@ class ClientWatch implements WatchHandle {
   private nextSeq = 0;
   private early = new Map<number, WatchMessage>();
   private gapTimer: { cancel(): void } | undefined;
-  private readonly pinger: { cancel(): void };
 
   constructor(private readonly client: SimEtcdClient, private readonly req: WatchRequest, private readonly listener: WatchListener) {
     this.id = client.nextId();
     this.lastRevision = req.startRevision && req.startRevision > 0 ? req.startRevision - 1 : 0;
     this.open();
-    this.pinger = this.everyPing();
+    client.track(this);
   }
 
   cancel(): void {
     if (this.closed) return;
     this.closed = true;
-    this.pinger.cancel();
+    this.client.untrack(this);
     this.client.streams().delete(this.streamKey);
     if (this.member) this.client.sendRaw(this.member, { op: 'watchCancel', watchKey: this.streamKey });
   }
@@ -218,18 +251,14 @@ class ClientWatch implements WatchHandle {
     if (!this.closed && this.member) this.client.sendRaw(this.member, { op: 'watchProgress', watchKey: this.streamKey });
   }
 
-  private everyPing(): { cancel(): void } {
-    let handle = { cancel: () => {} };
-    let stopped = false;
-    const loop = (): void => {
-      if (stopped || this.closed) return;
-      const silentMs = this.client.clock.now() - this.lastHeardMs;
-      if (silentMs >= WATCH_SILENCE_MS) this.reopen();
-      else if (this.member) this.client.sendRaw(this.member, { op: 'watchPing', watchKey: this.streamKey });
-      handle = this.client.clock.setTimer(WATCH_PING_MS, loop);
-    };
-    handle = this.client.clock.setTimer(WATCH_PING_MS, loop);
-    return { cancel: () => { stopped = true; handle.cancel(); } };
+  /** The keepalive check: a stream silent too long resumes elsewhere; otherwise it wants a ping. */
+  keepalive(nowMs: number): { member: string; watchKey: string } | undefined {
+    if (this.closed) return undefined;
+    if (nowMs - this.lastHeardMs >= WATCH_SILENCE_MS) {
+      this.reopen();
+      return undefined;
+    }
+    return this.member ? { member: this.member, watchKey: this.streamKey } : undefined;
   }
 
   private open(): void {
@@ -299,7 +328,7 @@ class ClientWatch implements WatchHandle {
     }
     if (resp.canceled) {
       this.closed = true;
-      this.pinger.cancel();
+      this.client.untrack(this);
       this.client.streams().delete(this.streamKey);
     }
     const last = resp.events[resp.events.length - 1];

@@ -267,13 +267,17 @@ export class MvccStore {
     return this.rowCount;
   }
 
+  /**
+   * The store's image. History rows are shared, not copied: a row never changes once appended
+   * (compaction drops rows by building new arrays), and fromSnapshot copies them back.
+   */
   toSnapshot(): StoreSnapshot {
     return {
       format: 'etcd-sim-mvcc/1',
       revision: this.currentRevision,
       compactRevision: this.compactedRevision,
       consistentIndex: this.consistentIndex,
-      keys: this.allKeysSorted().map((k) => [k, this.index.get(k)!.map((e) => ({ ...e }))]),
+      keys: this.allKeysSorted().map((k) => [k, this.index.get(k)!.slice()]),
       leases: [...this.leases.values()].map((l) => ({ id: l.id, ttl: l.ttl })),
     };
   }

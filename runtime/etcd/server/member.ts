@@ -11,10 +11,10 @@ import { encodeSnapshotFile, decodeSnapshotFile } from '../mvcc/snapshot-file.ts
 import { WatchHub, type WatchRequest } from '../mvcc/watch.ts';
 import type { EndpointStatus, Member, ResponseHeader } from '../client/types.ts';
 import { LeaderLessor } from './lessor.ts';
-import type { Proposal, RequestMessage, ResponseMessage, WatchMessage, WriteCommand } from './protocol.ts';
+import type { Proposal, RequestMessage, ResponseMessage, WatchMessage, WatchPingResponseMessage, WriteCommand } from './protocol.ts';
 import { isEtcdMessage, WRITE_OPS } from './protocol.ts';
 import { requestBytes } from './request-size.ts';
-import { EtcdStateMachine } from './state-machine.ts';
+import { EtcdStateMachine, memberSnapshotOf } from './state-machine.ts';
 
 export interface MemberSpec {
   name: string;
@@ -120,9 +120,7 @@ class EtcdMember implements MemberHandle {
       // etcdutl snapshot restore: a fresh log whose first entry is a snapshot of the old store.
       const decoded = decodeSnapshotFile(this.cfg.restoreFrom);
       if (!decoded.ok) throw new Error(`snapshot restore: ${decoded.error.message}`);
-      const sm = new EtcdStateMachine(this.minLeaseTtlSeconds);
-      sm.restore(JSON.stringify({ store: decoded.value, recent: [] }));
-      const snap: Snapshot = { metadata: { index: 1, term: 1, confState: { voters } }, data: sm.snapshot() };
+      const snap: Snapshot = { metadata: { index: 1, term: 1, confState: { voters } }, data: memberSnapshotOf(decoded.value) };
       storage.applySnapshot(snap);
       storage.setHardState({ term: 1, vote: None, commit: 1 });
     }
@@ -321,12 +319,8 @@ class EtcdMember implements MemberHandle {
         if (w) this.hub.progress(w.hubId);
         return;
       }
-      case 'watchPing': {
-        // clientv3 WithRequireLeader: a member without a leader drops its watch streams.
-        const w = this.watches.get(r.watchKey);
-        const healthy = w !== undefined && this.node.raft.lead !== None;
-        return this.sendWatch(replyTo, r.watchKey, healthy ? 'alive' : 'gone', w ? w.sent - 1 : -1);
-      }
+      case 'watchPing':
+        return this.answerPing(replyTo, r.watchKeys);
     }
   }
 
@@ -405,6 +399,22 @@ class EtcdMember implements MemberHandle {
       this.sendWatch(replyTo, watchKey, { ...resp, header: { ...this.header(), revision: resp.revision } }, entry.sent++);
       if (resp.canceled) this.watches.delete(watchKey);
     });
+  }
+
+  /**
+   * One answer for every stream of a client connection: 'alive' with the last position sent (so the
+   * client notices a lost tail message) or 'gone'. clientv3 WithRequireLeader: a member without a
+   * leader drops its watch streams.
+   */
+  private answerPing(to: string, watchKeys: readonly string[]): void {
+    const hasLeader = this.node.raft.lead !== None;
+    const streams: WatchMessage[] = watchKeys.map((watchKey) => {
+      const w = this.watches.get(watchKey);
+      const response = w !== undefined && hasLeader ? 'alive' : 'gone';
+      return { kind: 'etcd.watch', watchKey, response, seq: w ? w.sent - 1 : -1 };
+    });
+    const msg: WatchPingResponseMessage = { kind: 'etcd.watch.pong', streams };
+    this.ctx.send(to, msg);
   }
 
   private sendWatch(to: string, watchKey: string, response: WatchMessage['response'], seq: number): void {

@@ -31,7 +31,8 @@ export type ClientRequest =
   | { op: 'snapshot' }
   | { op: 'watchCreate'; watchKey: string; req: WatchRequest }
   | { op: 'watchCancel'; watchKey: string }
-  | { op: 'watchPing'; watchKey: string }
+  /** One keepalive per client connection, naming every watch stream it carries on this member. */
+  | { op: 'watchPing'; watchKeys: string[] }
   | { op: 'watchProgress'; watchKey: string };
 
 export interface RequestMessage {
@@ -60,11 +61,17 @@ export interface WatchMessage {
   response: (WatchResponse & { header: ResponseHeader }) | 'gone' | 'alive';
 }
 
-export type EtcdMessage = RequestMessage | ResponseMessage | WatchMessage;
+/** The answer to one watchPing: an 'alive' or 'gone' WatchMessage per stream it named. */
+export interface WatchPingResponseMessage {
+  kind: 'etcd.watch.pong';
+  streams: WatchMessage[];
+}
+
+export type EtcdMessage = RequestMessage | ResponseMessage | WatchMessage | WatchPingResponseMessage;
 
 export function isEtcdMessage(msg: unknown): msg is EtcdMessage {
   const kind = (msg as { kind?: unknown } | null)?.kind;
-  return kind === 'etcd.request' || kind === 'etcd.response' || kind === 'etcd.watch';
+  return kind === 'etcd.request' || kind === 'etcd.response' || kind === 'etcd.watch' || kind === 'etcd.watch.pong';
 }
 
 /** Writes that are safe to retry on another member only when we know they were never proposed. */
