@@ -24,3 +24,4 @@ export { EndpointSliceController, reconcileEndpointSlices, MAX_ENDPOINTS_PER_SLI
 export { GarbageCollector, DependencyGraph, decideAttemptToDelete, type GarbageCollectorOptions, type GcDecision } from './garbagecollector/index.ts';
 export { NamespaceController, type NamespaceControllerOptions } from './namespace/index.ts';
 export { ServiceAccountController, MANAGED_SERVICE_ACCOUNTS, missingServiceAccounts, type ServiceAccountControllerOptions } from './serviceaccount/controller.ts';
+export { DaemonSetController, nodeShouldRunDaemonPod, daemonPodTolerations, planManage, planRollingUpdate, calculateDaemonSetStatus, startDaemonSetController, type DaemonSetControllerOptions, type DaemonPlacement } from './daemonset/index.ts';

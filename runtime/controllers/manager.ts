@@ -18,8 +18,9 @@ import { startGarbageCollector } from './garbagecollector/start.ts';
 import type { HostedController, HostedControllerDeps } from './namespace/hosted.ts';
 import { startNamespaceController } from './namespace/start.ts';
 import { startServiceAccountController } from './serviceaccount/start.ts';
+import { startDaemonSetController } from './daemonset/start.ts';
 
-export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount';
+export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset';
 
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
@@ -44,10 +45,10 @@ const LEASE = { namespace: 'kube-system', name: 'kube-controller-manager' };
 export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   replicaset: 'replicaset-controller', deployment: 'deployment-controller',
   endpointslice: 'endpointslice-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
-  serviceaccount: 'service-account-controller',
+  serviceaccount: 'service-account-controller', daemonset: 'daemon-set-controller',
 };
 /** Every controller this manager can run, in start order. */
-export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount'];
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset'];
 
 /** The suffixes of the client endpoints a manager incarnation uses ("main" plus one per controller). */
 export function controllerManagerClientSuffixes(controllers: readonly ControllerName[] = ALL_CONTROLLERS): string[] {
@@ -56,7 +57,7 @@ export function controllerManagerClientSuffixes(controllers: readonly Controller
 
 const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => HostedController>> = {
   endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
-  serviceaccount: startServiceAccountController,
+  serviceaccount: startServiceAccountController, daemonset: startDaemonSetController,
 };
 
 /** Starts kube-controller-manager as a kernel process and returns it (crash/restart it through the kernel). */

@@ -40,8 +40,11 @@ export function prepareForCreate(obj: KubeObject, ctx: StrategyContext): void {
       break;
     case 'Deployment':
     case 'ReplicaSet':
+      o.status = {};
+      break;
     case 'DaemonSet':
       o.status = {};
+      setTemplateGeneration(obj, 1);
       break;
     case 'Namespace':
       o.spec = { finalizers: ['kubernetes'] };
@@ -83,6 +86,19 @@ export function prepareForUpdate(next: KubeObject, old: KubeObject, subresource:
   if (GENERATION_KINDS.has(next.kind ?? '') && JSON.stringify(n.spec) !== JSON.stringify(o.spec)) {
     m.generation = (om.generation ?? 0) + 1;
   }
+  if (next.kind === 'DaemonSet') {
+    // daemonset strategy PrepareForUpdate: templateGeneration counts template changes
+    const oldGeneration = Number(om.annotations?.[TEMPLATE_GENERATION] ?? '0');
+    const changed = JSON.stringify(isObj(n.spec) ? n.spec.template : undefined) !== JSON.stringify(isObj(o.spec) ? o.spec.template : undefined);
+    setTemplateGeneration(next, changed ? oldGeneration + 1 : oldGeneration);
+  }
+}
+
+/** apps/v1 keeps DaemonSet spec.templateGeneration in this annotation (pkg/apis/apps/v1 conversion). */
+const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
+
+function setTemplateGeneration(obj: KubeObject, generation: number): void {
+  obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [TEMPLATE_GENERATION]: String(generation) };
 }
 
 /** pkg/apis/core/helper/qos GetPodQOS, simplified: requests == limits for cpu and memory everywhere is Guaranteed. */

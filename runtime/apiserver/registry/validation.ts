@@ -5,7 +5,7 @@
 // - pkg/apis/core/validation/validation.go (pod containers, images, names, restart policy),
 // - pkg/apis/apps/validation/validation.go (replicas, selector vs template labels).
 import {
-  Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue,
+  Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
   labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject,
   type ResourceInfo,
 } from '../../api/index.ts';
@@ -16,6 +16,8 @@ const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
 
 /** Resources whose names are DNS labels rather than subdomains (upstream ValidateNamespaceName, ValidateServiceName...). */
 const LABEL_NAMED = new Set(['namespaces', 'services']);
+/** RBAC objects only need URL-safe names (ValidateRBACName: "system:node-proxier", "kubeadm:node-proxier"). */
+const PATH_SEGMENT_NAMED = new Set(['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings']);
 
 export function validateObjectMeta(obj: KubeObject, r: ResourceInfo): FieldError[] {
   const errs: FieldError[] = [];
@@ -23,7 +25,7 @@ export function validateObjectMeta(obj: KubeObject, r: ResourceInfo): FieldError
   const p = Path.of('metadata');
   if (!m.name && !m.generateName) errs.push(required(p.child('name'), 'name or generateName is required'));
   if (m.name) {
-    const check = LABEL_NAMED.has(r.resource) ? isDNS1123Label : isDNS1123Subdomain;
+    const check = PATH_SEGMENT_NAMED.has(r.resource) ? isValidPathSegmentName : LABEL_NAMED.has(r.resource) ? isDNS1123Label : isDNS1123Subdomain;
     for (const msg of check(m.name)) errs.push(invalid(p.child('name'), m.name, msg));
   }
   if (r.namespaced && !m.namespace) errs.push(required(p.child('namespace')));
