@@ -11,6 +11,8 @@ import { runEtcdctl, runKubectl } from '../cli/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
 import { ADMIN_CREDENTIALS, startControlPlane, type ControlPlane } from './control-plane.ts';
 import { expandPartition } from './faults.ts';
+import { assertInstanceExists, createClusterCloud, requireCloud, startCloudControllerManagers, waitForCloudInitialization } from './cloud.ts';
+import type { SimulatedCloud } from '../cloud/index.ts';
 import { kubectlTransport } from './kubectl-transport.ts';
 import { startComponents, type ClusterComponents } from './components.ts';
 import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
@@ -29,6 +31,8 @@ export interface Faults {
   heal(): Promise<void>;
   stopComponent(name: string): Promise<void>;
   startComponent(name: string): Promise<void>;
+  /** Managed topology: terminates the node's cloud instance (its machine stops for good; the CCM then deletes the Node). */
+  deleteCloudInstance(name: string): Promise<void>;
 }
 
 export interface Cluster {
@@ -59,6 +63,8 @@ export interface ClusterInternals {
   driveUntil(done: () => boolean, timeoutMs: number): boolean;
   /** The in-memory files etcdctl snapshot save/restore read and write. */
   readonly files: Map<string, string>;
+  /** The simulated cloud of a managed cluster (instances, load balancers); undefined otherwise. */
+  readonly cloud: SimulatedCloud | undefined;
 }
 
 /** How long `kubectl get -w` and `rollout status` watch, in simulated ms. */
@@ -93,7 +99,13 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   waitForControlPlane(plan, controlPlane, driveUntil);
   const components = startComponents(kernel, plan, controlPlane.components);
+  // a deleted instance's machine stops like faults.stopNode (faults is defined below; this runs later)
+  const cloud = createClusterCloud(kernel, plan, (name) => void faults.stopNode(name));
+  if (cloud) startCloudControllerManagers(kernel, plan, cloud, controlPlane.components);
   waitForNodes(plan, restClient('kubeadm'), driveUntil, kernel);
+  if (!waitForCloudInitialization(plan, restClient('cloud-init-wait'), driveUntil, kernel, BOOT_TIMEOUT_MS)) {
+    throw new Error('invariant violated: the cloud-controller-manager initialized every node within two simulated minutes');
+  }
 
   const kubectlClient = restClient('kubectl', { timeoutMs: 60_000 });
   const transport = kubectlTransport(kubectlClient);
@@ -136,6 +148,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       kernel.record('fault.stop-node', name);
     },
     async startNode(name) {
+      assertInstanceExists(cloud, plan, name);
       for (const c of onMachine(name)) c.start();
       kernel.record('fault.start-node', name);
       reapplyPartition();
@@ -147,6 +160,11 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     async heal() {
       partitionGroups = undefined;
       kernel.net.heal();
+    },
+    async deleteCloudInstance(name) {
+      machine(name);
+      if (!requireCloud(cloud, plan).deleteInstance(name)) throw new Error(`no cloud instance named "${name}" (it was deleted already, or is a control-plane machine)`);
+      kernel.record('fault.delete-cloud-instance', name);
     },
     async stopComponent(name) {
       component(name).stop();
@@ -182,7 +200,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     faults,
     trace: () => kernel.trace.events(),
     traceHash: () => kernel.trace.hash(),
-    internals: { kernel, plan, controlPlane, components, restClient, driveUntil, files },
+    internals: { kernel, plan, controlPlane, components, restClient, driveUntil, files, cloud },
   };
 }
 

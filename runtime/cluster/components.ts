@@ -38,13 +38,13 @@ export function startComponents(kernel: Kernel, plan: ClusterPlan, components: M
   return { network, runtimes };
 }
 
-type ClientFactory = (process: string, credentials: RestCredentials, suffix?: string) => RestClient;
+export type ClientFactory = (process: string, credentials: RestCredentials, suffix?: string) => RestClient;
 
 /**
  * A REST client owned by a process: it sends nothing and hears nothing while the process is down,
  * as a dead program's sockets do (its endpoint is `<process>-client`).
  */
-function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory {
+export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory {
   return (process, credentials, suffix) => {
     const up = (): boolean => kernel.process(process)?.up === true;
     const host: RestHost = {
@@ -132,7 +132,7 @@ function startControllerManagerOn(kernel: Kernel, plan: ClusterPlan, m: MachineP
   components.set(nlc, processComponent(kernel, nlc, m.name, 'node-lifecycle-controller', { extraEndpoints: () => [`${nlc}-node-controller-client`] }));
 }
 
-function processComponent(
+export function processComponent(
   kernel: Kernel, name: string, machine: string, kind: Component['kind'],
   extra: { onMachineStop?: () => void; extraEndpoints?: () => string[] } = {},
 ): Component {

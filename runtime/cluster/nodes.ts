@@ -6,6 +6,7 @@
 // its Lease in kube-node-lease fresh; a stopped machine's node goes Unknown through the node
 // lifecycle controller.
 import { rfc3339, type Node } from '../api/index.ts';
+import { UNINITIALIZED_TAINT } from '../cloud/index.ts';
 import type { MachinePlan } from './options.ts';
 
 export const KUBELET_VERSION = 'v1.33.0';
@@ -28,6 +29,8 @@ export function nodeObject(machine: MachinePlan, nowMs: number): Node {
   const taints = [
     ...(machine.role === 'control-plane' && !machine.schedulable ? [{ key: CONTROL_PLANE_ROLE, effect: 'NoSchedule' as const }] : []),
     ...(s.taints ?? []),
+    // kubelet --cloud-provider=external: the cloud-controller-manager initializes the node and lifts this
+    ...(machine.cloudProvider === 'external' ? [{ ...UNINITIALIZED_TAINT }] : []),
   ];
   const resources = { cpu: s.cpu ?? '4', 'ephemeral-storage': '100Gi', memory: s.memory ?? '8Gi', pods: String(s.pods ?? 110) };
   const now = rfc3339(nowMs);

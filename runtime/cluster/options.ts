@@ -38,8 +38,10 @@ export interface ClusterOptions {
    * Which built-in control-plane components run (default: all). Turning one off leaves room for
    * your own, started on `cluster.internals` (a component under test, or a learner's piece in a lab).
    * controllerManager: false also stops the node lifecycle controller it hosts.
+   * cloudControllerManager (managed topology only, default true): false leaves new Nodes tainted
+   * node.cloudprovider.kubernetes.io/uninitialized and LoadBalancer Services <pending>.
    */
-  components?: { scheduler?: boolean; controllerManager?: boolean };
+  components?: { scheduler?: boolean; controllerManager?: boolean; cloudControllerManager?: boolean };
   /**
    * Pieces a learner wrote, plugged into the built-in components (a lab's "Run in cluster"):
    * the ReplicaSet controller's decision step, and out-of-tree scheduler plugins that
@@ -57,6 +59,8 @@ export interface MachinePlan {
   visible: boolean;
   internalIP: string;
   spec: WorkerSpec;
+  /** --cloud-provider=external: the kubelet registers its Node tainted uninitialized for the CCM (managed workers). */
+  cloudProvider?: 'external';
   /** Component processes on this machine (etcd member, API server replica). */
   etcdMember?: string;
   apiServer?: string;
@@ -77,7 +81,7 @@ export interface ClusterPlan {
   /** The KubeSchedulerConfiguration given to every scheduler replica. */
   scheduler?: object;
   /** Which built-in control-plane components run. */
-  components: { scheduler: boolean; controllerManager: boolean };
+  components: { scheduler: boolean; controllerManager: boolean; cloudControllerManager: boolean };
   /** Learner pieces plugged into them. */
   plugins: NonNullable<ClusterOptions['plugins']>;
 }
@@ -114,6 +118,7 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
     if (machines.some((m) => m.name === name)) throw new Error(`createCluster: two machines are named "${name}"`);
     machines.push({
       name, role: 'worker', schedulable: true, visible: true, internalIP: `192.168.49.${i + 10}`,
+      ...(topology === 'managed' ? { cloudProvider: 'external' as const } : {}),
       spec: { cpu: base.cpu, memory: base.memory, pods: base.pods, ...w, name },
     });
   }
@@ -125,7 +130,11 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
   return {
     seed: options.seed ?? 1, topology, machines, etcdMembers, apiServers, ...(loadBalancer ? { loadBalancer } : {}), serverEndpoint, serverURL,
     ...(options.scheduler ? { scheduler: options.scheduler } : {}),
-    components: { scheduler: options.components?.scheduler ?? true, controllerManager: options.components?.controllerManager ?? true },
+    components: {
+      scheduler: options.components?.scheduler ?? true, controllerManager: options.components?.controllerManager ?? true,
+      // only a managed cluster has a cloud provider (kubeadm-style clusters run on bare machines)
+      cloudControllerManager: topology === 'managed' && (options.components?.cloudControllerManager ?? true),
+    },
     plugins: options.plugins ?? {},
   };
 }

@@ -90,6 +90,22 @@ const CONTROLLER_MANAGER_RULES: PolicyRule[] = [
   rule(['create'], [''], ['serviceaccounts/token']),
 ];
 
+/**
+ * What a cloud-controller-manager needs (kubernetes.io/docs/concepts/architecture/cloud-controller,
+ * "Authorization"; upstream leaves the role to the provider's manifests): its Lease, events, the
+ * node controllers' nodes and nodes/status, the service controller's services and services/status.
+ */
+const CLOUD_CONTROLLER_MANAGER_RULES: PolicyRule[] = [
+  eventsRule(),
+  rule(['create'], ['coordination.k8s.io'], ['leases']),
+  rule(['get', 'update'], ['coordination.k8s.io'], ['leases'], ['cloud-controller-manager']),
+  rule(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], [''], ['nodes']),
+  rule(['patch', 'update'], [''], ['nodes/status']),
+  rule(['get', 'list', 'patch', 'update', 'watch'], [''], ['services']),
+  rule(['patch', 'update'], [''], ['services/status']),
+  rule(['create', 'get'], [''], ['serviceaccounts']),
+];
+
 const NODE_RULES: PolicyRule[] = [
   rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
   rule(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews', 'subjectaccessreviews']),
@@ -152,6 +168,7 @@ export function bootstrapClusterRoles(): ClusterRole[] {
     ]),
     clusterRole('system:discovery', [urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi',
       '/openapi/*', '/readyz', '/version', '/version/'])]),
+    clusterRole('system:cloud-controller-manager', CLOUD_CONTROLLER_MANAGER_RULES),
     clusterRole('system:kube-controller-manager', CONTROLLER_MANAGER_RULES),
     clusterRole('system:kube-scheduler', SCHEDULER_RULES),
     clusterRole('system:monitoring', [urls(['get'], ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics',
@@ -187,6 +204,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     binding('cluster-admin', [group('system:masters')]),
     binding('system:basic-user', [group('system:authenticated')]),
     binding('system:discovery', [group('system:authenticated')]),
+    binding('system:cloud-controller-manager', [user('system:cloud-controller-manager')]),
     binding('system:kube-controller-manager', [user('system:kube-controller-manager')]),
     binding('system:kube-scheduler', [user('system:kube-scheduler')]),
     binding('system:monitoring', [group('system:monitoring')]),
