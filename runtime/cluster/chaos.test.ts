@@ -1,15 +1,16 @@
-// 200 seeded chaos schedules (npm run soak -- --only cluster for more). A failure names its seed
-// and fault log; replay it with runChaosSeed(seed).
+// 150 seeded single-node chaos schedules (chaos-ha.test.ts runs 50 more on the HA topology;
+// `npm run soak -- --only cluster --seeds N` runs longer ones). A failure names its seed and fault
+// log; replay it with runChaosSeed(seed).
 import { expect, it } from 'vitest';
 import { runChaosSeed } from './chaos.ts';
 
-const SEEDS = 200;
+const SEEDS = 150;
 
-it(`converges after random node, component and etcd faults (${SEEDS} seeds)`, { timeout: 300_000 }, async () => {
+it(`single-node: converges after random node, component, etcd and partition faults (${SEEDS} seeds)`, { timeout: 300_000 }, async () => {
   const failures: string[] = [];
   for (let seed = 1; seed <= SEEDS; seed++) {
-    const r = await runChaosSeed(seed);
-    if (!r.ok) failures.push(`${r.message}\n  replay: runChaosSeed(${seed}); faults: ${r.faults.slice(-10).join('; ')}`);
+    const r = await runChaosSeed(seed, { topology: 'single-node' });
+    if (!r.ok) failures.push(`${r.message}\n  replay: runChaosSeed(${seed}, { topology: 'single-node' }); faults: ${r.faults.slice(-10).join('; ')}`);
   }
   expect(failures).toEqual([]);
 });

@@ -1,14 +1,20 @@
 // Chaos schedules for the whole cluster: a small cluster runs a Deployment and a stream of
-// ConfigMap writes while seeded random faults stop and start machines, components and the etcd
-// member; after the faults stop, the Deployment must converge to its Ready replicas within a
-// bounded simulated time, no pod may ever move to a second node, and no acknowledged write may be
-// lost. runChaosSeed(seed) replays exactly from its seed (the kernel's RNG drives everything).
+// ConfigMap writes while seeded random faults (chaos-schedules.ts: stops and starts of machines,
+// components and etcd members, network partitions) hit it; after the faults stop and the network
+// heals, the Deployment must converge to its Ready replicas within a bounded simulated time, no pod
+// may ever move to a second node, no acknowledged write may be lost, and the etcd members must
+// agree (same revision, same KV hash). runChaosSeed(seed, { topology }) replays exactly from its
+// seed (the kernel's RNG drives everything).
 import type { Pod } from '../api/index.ts';
 import { SharedInformer, restListerWatcher } from '../client/index.ts';
 import { createKernel } from '../kernel/index.ts';
+import { chaosSchedule, recoverAll, type ChaosTopology, type FaultState } from './chaos-schedules.ts';
 import { createCluster, type Cluster } from './cluster.ts';
+import { etcdMembersAgree } from './etcd-agreement.ts';
 
 export interface ChaosOptions {
+  /** Which cluster and fault menu (chaos-schedules.ts; default single-node). */
+  topology?: ChaosTopology;
   /** Simulated ms of random faults (default 20 s). */
   faultPhaseMs?: number;
   /** Simulated ms the Deployment gets to converge once the faults stop (default 120 s). */
@@ -17,12 +23,11 @@ export interface ChaosOptions {
 
 export type ChaosResult = { ok: true; faults: string[] } | { ok: false; message: string; faults: string[] };
 
-const REPLICAS = 2;
-const DEPLOYMENT = `apiVersion: apps/v1
+const deployment = (replicas: number): string => `apiVersion: apps/v1
 kind: Deployment
 metadata: { name: web }
 spec:
-  replicas: ${REPLICAS}
+  replicas: ${replicas}
   selector: { matchLabels: { app: web } }
   template:
     metadata: { labels: { app: web } }
@@ -32,39 +37,28 @@ spec:
 `;
 
 export async function runChaosSeed(seed: number, o: ChaosOptions = {}): Promise<ChaosResult> {
-  const cluster = createCluster({ seed, topology: 'single-node', workers: [{ images: [{ names: ['nginx:1.27'], sizeBytes: 72_000_000 }] }] });
+  const topology = o.topology ?? 'single-node';
+  const schedule = chaosSchedule(topology);
+  const cluster = createCluster({ seed, ...schedule.cluster });
   const { kernel } = cluster.internals;
   const rng = createKernel({ seed }).forkRng('chaos'); // the fault plan's own stream
   const faults: string[] = [];
-  const fail = (message: string): ChaosResult => ({ ok: false, message: `seed ${seed}: ${message}`, faults });
-  if ((await cluster.kubectl('apply -f -', { stdin: DEPLOYMENT })).exitCode !== 0) return fail('the Deployment was not created');
+  const fail = (message: string): ChaosResult => ({ ok: false, message: `seed ${seed} (${topology}): ${message}`, faults });
+  if ((await cluster.kubectl('apply -f -', { stdin: deployment(schedule.replicas) })).exitCode !== 0) return fail('the Deployment was not created');
   const bindings = watchBindings(cluster);
-  const acked = writeStream(cluster, o.faultPhaseMs ?? 20_000);
-  const targets = ['node:worker-1', 'node:cp-1', 'kubelet-worker-1', 'kubelet-cp-1', 'kube-proxy-worker-1', 'kube-scheduler-cp-1',
-    'kube-controller-manager-cp-1', 'kube-apiserver-cp-1', 'etcd-cp-1', 'node-lifecycle-controller-cp-1'];
-  const stopped = new Set<string>();
-  const end = kernel.now() + (o.faultPhaseMs ?? 20_000);
+  const faultPhaseMs = o.faultPhaseMs ?? 20_000;
+  const acked = writeStream(cluster, faultPhaseMs);
+  const state: FaultState = { stopped: new Set(), partitioned: false };
+  const end = kernel.now() + faultPhaseMs;
   while (kernel.now() < end) {
     await cluster.advance(500 + rng.nextInt(3000));
-    const target = targets[rng.nextInt(targets.length)]!;
-    const isNode = target.startsWith('node:');
-    const name = isNode ? target.slice(5) : target;
-    if (stopped.has(target)) {
-      await (isNode ? cluster.faults.startNode(name) : cluster.faults.startComponent(name));
-      stopped.delete(target);
-      faults.push(`${kernel.now()} start ${target}`);
-    } else {
-      await (isNode ? cluster.faults.stopNode(name) : cluster.faults.stopComponent(name));
-      stopped.add(target);
-      faults.push(`${kernel.now()} stop ${target}`);
-    }
+    faults.push(`${kernel.now()} ${await schedule.step(cluster, rng, state)}`);
   }
-  for (const target of [...stopped].sort()) {
-    await (target.startsWith('node:') ? cluster.faults.startNode(target.slice(5)) : cluster.faults.startComponent(target));
-    faults.push(`${kernel.now()} start ${target}`);
+  for (const line of await recoverAll(cluster, state)) faults.push(`${kernel.now()} ${line}`);
+  const convergeMs = o.convergeMs ?? 120_000;
+  if (!(await convergence(cluster, schedule.replicas, convergeMs))) {
+    return fail(`the Deployment did not reach ${schedule.replicas} Ready replicas within ${convergeMs / 1000} s after the faults`);
   }
-  const converged = await convergence(cluster, o.convergeMs ?? 120_000);
-  if (!converged) return fail(`the Deployment did not reach ${REPLICAS} Ready replicas within ${(o.convergeMs ?? 120_000) / 1000} s after the faults`);
   if (bindings.moved.length > 0) return fail(`pods bound twice: ${bindings.moved.join(', ')}`);
   // Every write acknowledged before the list began must be in it; a write acknowledged while the
   // list is in flight is concurrent with it and may or may not be (linearizability allows both).
@@ -73,6 +67,8 @@ export async function runChaosSeed(seed: number, o: ChaosOptions = {}): Promise<
   if (stored === undefined) return fail('could not list ConfigMaps after the faults');
   const lost = ackedBeforeList.filter((n) => !stored.has(n));
   if (lost.length > 0) return fail(`acknowledged writes lost: ${lost.join(', ')}`);
+  const agreement = etcdMembersAgree(cluster, cluster.internals.controlPlane.etcd.client({ name: 'chaos-auditor' }));
+  if (!agreement.ok) return fail(agreement.message);
   return { ok: true, faults };
 }
 
@@ -112,14 +108,14 @@ function writeStream(cluster: Cluster, durationMs: number): string[] {
   return acked;
 }
 
-async function convergence(cluster: Cluster, budgetMs: number): Promise<boolean> {
+async function convergence(cluster: Cluster, replicas: number, budgetMs: number): Promise<boolean> {
   const deadline = cluster.now() + budgetMs;
   while (cluster.now() <= deadline) {
     const r = await cluster.kubectl('get pods -l app=web -o json');
     if (r.exitCode === 0) {
       const pods = (JSON.parse(r.stdout) as { items: Pod[] }).items.filter((p) => !p.metadata.deletionTimestamp);
       const ready = pods.filter((p) => p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
-      if (pods.length === REPLICAS && ready.length === REPLICAS) return true;
+      if (pods.length === replicas && ready.length === replicas) return true;
     }
     await cluster.advance(2000);
   }

@@ -13,6 +13,7 @@ import { ADMIN_CREDENTIALS, startControlPlane, type ControlPlane } from './contr
 import { expandPartition } from './faults.ts';
 import { assertInstanceExists, createClusterCloud, requireCloud, startCloudControllerManagers, waitForCloudInitialization } from './cloud.ts';
 import type { SimulatedCloud } from '../cloud/index.ts';
+import { restoreEtcd, type RestoreEtcdOptions } from './restore.ts';
 import { kubectlTransport } from './kubectl-transport.ts';
 import { startComponents, type ClusterComponents } from './components.ts';
 import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
@@ -33,6 +34,13 @@ export interface Faults {
   startComponent(name: string): Promise<void>;
   /** Managed topology: terminates the node's cloud instance (its machine stops for good; the CCM then deletes the Node). */
   deleteCloudInstance(name: string): Promise<void>;
+  /**
+   * The etcd disaster-recovery drill (restore.ts): stops the API servers and etcd members, runs
+   * `etcdutl snapshot restore <file> ... --bump-revision N --mark-compacted` for every member,
+   * starts them as a new cluster from the restored data directories, then starts the API servers.
+   * `file` is one `cluster.etcdctl('snapshot save <file>')` wrote. Returns the drill's transcript.
+   */
+  restoreEtcd(file: string, options?: RestoreEtcdOptions): Promise<CommandResult>;
 }
 
 export interface Cluster {
@@ -175,9 +183,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       kernel.record('fault.start-component', name);
       reapplyPartition();
     },
+    restoreEtcd: (file, o) => restoreEtcd(cluster, file, o),
   };
 
-  return {
+  const cluster: Cluster = {
     async kubectl(args, opts = {}) {
       // `get -w` and `rollout status` follow a real watch for up to KUBECTL_WATCH_WINDOW_MS of
       // simulated time (this terminal is not interactive: there is no Ctrl+C to end them).
@@ -202,6 +211,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     traceHash: () => kernel.trace.hash(),
     internals: { kernel, plan, controlPlane, components, restClient, driveUntil, files, cloud },
   };
+  return cluster;
 }
 
 /** Waits for the replicas (and the load balancer's health checks) to be ready; throws if they are not. */

@@ -238,3 +238,77 @@ spec:
     expect(names.size).toBe(3); // the two first pods and the replacement
   });
 });
+
+describe('etcd snapshot and restore on a running cluster', { timeout: 180_000 }, () => {
+  const configMap = (name: string, ns = 'default'): string => `apiVersion: v1
+kind: ConfigMap
+metadata: { name: ${name}, namespace: ${ns} }
+data: { owner: drill }
+`;
+
+  /** Snapshot, damage, restore; returns what kubectl shows after it and the trace hash. */
+  async function drill(seed: number) {
+    const cluster = createCluster({ seed, topology: 'ha', workers: [{ images: [NGINX_CACHED] }] });
+    await ok(cluster, 'apply -f -', deployment('web', 2));
+    await ok(cluster, 'create namespace team');
+    for (const cm of ['settings', 'flags']) await ok(cluster, 'apply -f -', configMap(cm));
+    await ok(cluster, 'apply -f -', configMap('team-settings', 'team'));
+    await until(cluster, async () => (await readyReplicas(cluster, 'web')) === 2, 60_000);
+    expect((await cluster.etcdctl('snapshot save /backup.db')).stdout).toBe('Snapshot saved at /backup.db\n');
+    // the damage: a Deployment, ConfigMaps and a namespace deleted, an object created after the snapshot
+    await ok(cluster, 'delete deployment web');
+    await ok(cluster, 'delete configmap settings flags');
+    await ok(cluster, 'delete namespace team');
+    await ok(cluster, 'apply -f -', configMap('after-the-snapshot'));
+    await until(cluster, async () => (await pods(cluster, 'web')).length === 0, 60_000);
+    const restored = await cluster.faults.restoreEtcd('/backup.db');
+    expect(restored.stderr).toBe('');
+    expect(restored.stdout).toContain('--bump-revision 1000000000 --mark-compacted');
+    // the restored Deployment's status still says 2/2 (it is the snapshot's): wait for the
+    // containers too, which the kubelet starts again once it relists and sees the pods back
+    const readyAfterMs = await until(cluster, async () => runningWeb(cluster).length === 2
+      && /^web +2\/2 +2 +2 /m.test((await cluster.kubectl('get deploy web')).stdout), 120_000);
+    return { cluster, readyAfterMs, hash: cluster.traceHash() };
+  }
+
+  const runningWeb = (cluster: Cluster) => [...cluster.internals.components.runtimes.values()]
+    .flatMap((r) => r.listContainers()).filter((c) => c.state === 'running' && c.name === 'web');
+
+  it('a Deployment, ConfigMaps and a namespace deleted after the snapshot come back; what was created after it is gone', async () => {
+    const { cluster, readyAfterMs, hash } = await drill(61);
+    expect(readyAfterMs).toBeLessThanOrEqual(60_000);
+    expect(await ok(cluster, 'get configmaps -o name')).toMatch(/configmap\/flags\n(.*\n)*configmap\/settings\n/);
+    expect((await cluster.kubectl('get configmap after-the-snapshot')).stderr).toBe('Error from server (NotFound): configmaps "after-the-snapshot" not found\n');
+    expect(await ok(cluster, 'get configmap team-settings -n team -o name')).toBe('configmap/team-settings\n');
+    const web = await pods(cluster, 'web');
+    expect(web.filter((p) => !p.deleting)).toHaveLength(2);
+    expect(runningWeb(cluster)).toHaveLength(2);
+    expect((await drill(61)).hash).toBe(hash);
+  });
+
+  it('the members lose their disks: the restored cluster adopts the pods still running, and starts no second copy', async () => {
+    const cluster = createCluster({ seed: 62, topology: 'ha', workers: [{ images: [NGINX_CACHED] }] });
+    await ok(cluster, 'apply -f -', deployment('web', 2));
+    await until(cluster, async () => (await readyReplicas(cluster, 'web')) === 2, 60_000);
+    await ok(cluster, 'apply -f -', configMap('before'));
+    await cluster.etcdctl('snapshot save /backup.db');
+    await ok(cluster, 'apply -f -', configMap('after'));
+    const before = (await json(cluster, 'get pods -l app=web')).items.map((p: Json) => `${p.metadata.name} ${p.metadata.uid}`).sort();
+    const containers = runningWeb(cluster).map((c) => c.id).sort();
+    const oldClusterId = cluster.internals.controlPlane.etcd.clusterId;
+    for (const m of cluster.internals.plan.etcdMembers) await cluster.faults.stopComponent(m); // the disks are gone: only the backup is left
+    expect((await cluster.faults.restoreEtcd('/backup.db')).exitCode).toBe(0);
+    const status = await cluster.etcdctl('endpoint status --cluster -w json');
+    const clusterIds = [...status.stdout.matchAll(/"cluster_id":(\d+)/g)].map((m) => m[1]); // uint64, printed in decimal
+    expect(clusterIds).toHaveLength(3);
+    expect(new Set(clusterIds)).toEqual(new Set([BigInt(`0x${cluster.internals.controlPlane.etcd.clusterId}`).toString()]));
+    expect(cluster.internals.controlPlane.etcd.clusterId).not.toBe(oldClusterId); // a new cluster
+    for (const m of status.stdout.matchAll(/"revision":(\d+)/g)) expect(Number(m[1])).toBeGreaterThan(1_000_000_000); // bumped
+    await cluster.advance(30_000);
+    expect((await json(cluster, 'get pods -l app=web')).items.map((p: Json) => `${p.metadata.name} ${p.metadata.uid}`).sort()).toEqual(before);
+    expect(runningWeb(cluster).map((c) => c.id).sort()).toEqual(containers); // the same containers, never restarted
+    expect(await readyReplicas(cluster, 'web')).toBe(2);
+    expect(await ok(cluster, 'get configmaps -o name')).toContain('configmap/before\n');
+    expect((await cluster.kubectl('get configmap after')).exitCode).toBe(1);
+  });
+});

@@ -1,6 +1,7 @@
 // High availability through the front door: replicas and etcd members die under load, and no
 // write the API server acknowledged is lost; etcd without quorum refuses writes, then recovers.
 import { describe, expect, it } from 'vitest';
+import { decodeDataDir } from '../etcd/index.ts';
 import { createCluster, type Cluster } from '../index.ts';
 
 /** Fires `count` ConfigMap creates 20 ms apart through the load balancer; runs `fault` after `faultAtMs`. */
@@ -125,7 +126,8 @@ describe('etcdctl through the cluster', { timeout: 60_000 }, () => {
     expect(status.stdout).toMatch(/\| +HASH +\| +REVISION +\| +TOTAL KEYS +\| +TOTAL SIZE +\|/);
     const restored = await cluster.etcdctl('snapshot restore backup.db --data-dir restored.etcd');
     expect(restored.exitCode).toBe(0);
-    expect(cluster.internals.files.get('restored.etcd')).toBe(cluster.internals.files.get('backup.db'));
+    const dir = decodeDataDir(cluster.internals.files.get('restored.etcd')!);
+    expect(dir.ok && dir.value.snapshot).toBe(cluster.internals.files.get('backup.db'));
   });
 });
 

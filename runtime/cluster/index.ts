@@ -7,3 +7,5 @@ export { startComponents, type ClusterComponents } from './components.ts';
 export { serviceIpAllocation } from './service-ips.ts';
 export { runChaosSeed, type ChaosOptions, type ChaosResult } from './chaos.ts';
 export { compareReplicaSetReconciler, runReplicaSetScenario, type PodView, type ScenarioRun, type ScenarioStep } from './run-in-cluster.ts';
+export { DEFAULT_BUMP_REVISION, type RestoreEtcdOptions } from './restore.ts';
+export type { ChaosTopology } from './chaos-schedules.ts';

@@ -21,3 +21,4 @@ export { createEtcdCluster, memberIdFor, DEFAULT_ETCD_VERSION, type EtcdCluster,
 export type { MemberSpec } from './server/member.ts';
 /** For tests, benches and fault schedules: drive one call to completion on the kernel. */
 export { callSync, syncClient, waitForLeader } from './server/test-helpers.ts';
+export { restoreDataDir, decodeDataDir, ErrMarkCompactedRequired, type RestoreConfig, type RestoredDataDir } from './server/restore.ts';

@@ -1,7 +1,7 @@
 // watch, lease, member, endpoint, snapshot, version.
 // mirrors etcdctl/ctlv3/command/{watch,lease,member,ep,snapshot,version}_command.go.
 import type { EndpointStatus, ResponseHeader, WithHeader } from '../../etcd/index.ts';
-import { snapshotFileStatus, decodeSnapshotFile } from '../../etcd/index.ts';
+import { snapshotFileStatus, restoreDataDir, ErrMarkCompactedRequired } from '../../etcd/index.ts';
 import type { FlagSpec } from './argv.ts';
 import { ExitBadArgs, ExitError, ExitInterrupted, type CommandContext } from './context.ts';
 import { base64Utf8, goDuration } from './format.ts';
@@ -24,6 +24,7 @@ export const SNAPSHOT_RESTORE_FLAGS: FlagSpec[] = [
   { name: 'data-dir', kind: 'string' }, { name: 'name', kind: 'string' }, { name: 'initial-cluster', kind: 'string' },
   { name: 'initial-cluster-token', kind: 'string' }, { name: 'initial-advertise-peer-urls', kind: 'string' },
   { name: 'skip-hash-check', kind: 'bool' }, { name: 'wal-dir', kind: 'string' },
+  { name: 'bump-revision', kind: 'int' }, { name: 'mark-compacted', kind: 'bool' },
 ];
 
 const windowMs = (ctx: CommandContext): number => ctx.io.watchWindowMs ?? 2000;
@@ -253,16 +254,28 @@ export function runSnapshot(ctx: CommandContext, sub: string): void {
   }
   if (sub === 'restore') {
     ctx.err('Deprecated: Use `etcdutl snapshot restore` instead.\n\n');
-    const snap = decodeSnapshotFile(data);
-    if (!snap.ok) return ctx.fail(ExitError, snap.error.message);
-    const name = ctx.str('name', 'default');
-    const dataDir = ctx.str('data-dir', `${name}.etcd`);
-    if (ctx.io.files.has(dataDir)) return ctx.fail(ExitError, `data-dir "${dataDir}" exists`);
-    ctx.io.files.set(dataDir, data);
-    ctx.err(`restored snapshot at revision ${snap.value.revision} into data-dir "${dataDir}" (member "${name}")\n`);
-    return ctx.finish();
+    return snapshotRestore(ctx, data);
   }
   ctx.fail(ExitError, `unknown command "${sub}" for "etcdctl snapshot"`);
+}
+
+/** etcdutl snapshot restore: writes a new member's data directory (etcd/server/restore.ts). */
+function snapshotRestore(ctx: CommandContext, data: string): void {
+  const name = ctx.str('name', 'default');
+  const dataDir = ctx.str('data-dir', `${name}.etcd`);
+  const bumpRevision = ctx.int('bump-revision', 0);
+  const markCompacted = ctx.bool('mark-compacted');
+  if ((bumpRevision === 0) === markCompacted) return ctx.fail(ExitBadArgs, ErrMarkCompactedRequired);
+  if (ctx.io.files.has(dataDir)) return ctx.fail(ExitError, `data-dir "${dataDir}" exists`);
+  const restored = restoreDataDir(data, {
+    name, initialCluster: ctx.str('initial-cluster', `${name}=http://localhost:2380`),
+    clusterToken: ctx.str('initial-cluster-token', 'etcd-cluster'), bumpRevision, markCompacted,
+  });
+  if (!restored.ok) return ctx.fail(ExitError, restored.error.message);
+  ctx.io.files.set(dataDir, restored.value.dataDir);
+  const bumped = bumpRevision > 0 ? `, revision bumped by ${bumpRevision} to ${restored.value.revision} and marked compacted` : '';
+  ctx.err(`restored snapshot at revision ${restored.value.revision - bumpRevision} into data-dir "${dataDir}" (member "${name}"${bumped})\n`);
+  ctx.finish();
 }
 
 export function runVersion(ctx: CommandContext): void {

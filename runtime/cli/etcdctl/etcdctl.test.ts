@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createKernel } from '../../kernel/index.ts';
-import { createEtcdCluster } from '../../etcd/index.ts';
+import { createEtcdCluster, decodeDataDir, decodeSnapshotFile } from '../../etcd/index.ts';
 import { runEtcdctl } from './etcdctl.ts';
 import type { EtcdctlResult } from './context.ts';
 
@@ -178,8 +178,29 @@ describe('etcdctl cluster commands', () => {
     expect(st.stdout).toMatch(/\| +[0-9a-f]+ \| +3 \| +2 \| +\d+ B \|/);
     const restored = run('snapshot restore /backup/snap.db --data-dir /var/lib/etcd-restore');
     expect(restored.exitCode).toBe(0);
-    expect(files.get('/var/lib/etcd-restore')).toBe(files.get('/backup/snap.db'));
+    const dir = decodeDataDir(files.get('/var/lib/etcd-restore')!);
+    expect(dir.ok && dir.value).toMatchObject({ name: 'default', members: ['default'], clusterToken: 'etcd-cluster', snapshot: files.get('/backup/snap.db') });
+    expect(run('snapshot restore /backup/snap.db --data-dir /var/lib/etcd-restore').stderr).toContain('Error: data-dir "/var/lib/etcd-restore" exists\n');
     expect(run('snapshot status /nope')).toEqual(err('Error: open /nope: no such file or directory\n'));
+  });
+
+  it('restores with --bump-revision and --mark-compacted (etcdutl 3.5.8+), and only with both', () => {
+    const { run, files } = setup();
+    run('put a 1');
+    run('put b 2');
+    run('snapshot save snap.db');
+    for (const flags of ['--bump-revision 100', '--mark-compacted']) {
+      expect(run(`snapshot restore snap.db --data-dir bad ${flags}`)).toMatchObject({ exitCode: 128, stderr: expect.stringContaining('Error: --mark-compacted required if --revision-bump > 0\n') });
+    }
+    const r = run('snapshot restore snap.db --name m1 --initial-cluster m1=https://m1:2380,m2=https://m2:2380 --initial-cluster-token new --data-dir m1.etcd --bump-revision 100 --mark-compacted');
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('restored snapshot at revision 3 into data-dir "m1.etcd" (member "m1", revision bumped by 100 to 103 and marked compacted)\n');
+    const dir = decodeDataDir(files.get('m1.etcd')!);
+    expect(dir.ok && dir.value.members).toEqual(['m1', 'm2']);
+    const snap = dir.ok ? decodeSnapshotFile(dir.value.snapshot) : undefined;
+    expect(snap?.ok && { revision: snap.value.revision, compactRevision: snap.value.compactRevision }).toEqual({ revision: 103, compactRevision: 103 });
+    expect(run('snapshot restore snap.db --name m3 --initial-cluster m1=https://m1:2380 --data-dir m3.etcd').stderr)
+      .toContain('Error: couldn\'t find local name "m3" in the initial cluster configuration\n');
   });
 
   it('watches for a bounded window and prints events as etcdctl does', () => {

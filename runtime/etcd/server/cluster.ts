@@ -7,6 +7,8 @@ import type { EtcdClient } from '../client/types.ts';
 import type { MvccStore } from '../mvcc/store.ts';
 import { DEFAULT_MAX_REQUEST_BYTES } from '../mvcc/types.ts';
 import { startMember, type MemberConfig, type MemberHandle, type MemberSpec } from './member.ts';
+import { decodeDataDir, type RestoredDataDir } from './restore.ts';
+import { fail, ok, type Result } from '../errors.ts';
 
 export interface EtcdClusterOptions {
   members?: 1 | 3 | 5;
@@ -46,6 +48,13 @@ export interface EtcdCluster {
   store(name: string): MvccStore | undefined;
   /** Raft status of a live member. */
   raftStatus(name: string): { term: number; lead: string; state: string; commit: number; applied: number } | undefined;
+  /**
+   * `etcd --data-dir <restored>` on a stopped member: its old disk is replaced by a data directory
+   * that `etcdutl snapshot restore` wrote (restore.ts), and it starts as a member of the NEW cluster
+   * described there (member IDs and cluster ID from its token). Restore every member, each from its
+   * own directory, before expecting a quorum.
+   */
+  startFromDataDir(name: string, dataDir: string): Result<{ clusterId: string }>;
 }
 
 export const DEFAULT_ETCD_VERSION = '3.5.21';
@@ -72,7 +81,8 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
     peerURL: `https://${name}:2380`,
     clientURL: clientURL(name),
   }));
-  const clusterId = hex32(fnv1a32(specs.map((s) => s.id).join(','))) + hex32(fnv1a32(token));
+  let identity = { clusterId: clusterIdFor(specs, token), specs };
+  const clusterId = identity.clusterId;
   const cfg: MemberConfig = {
     clusterId,
     members: specs,
@@ -87,15 +97,25 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
   };
   const handles = new Map<string, MemberHandle>();
   for (const spec of specs) {
-    kernel.spawn(spec.name, (ctx) => startMember(ctx, spec, cfg, (h) => {
-      if (h) handles.set(spec.name, h);
-    }));
+    kernel.spawn(spec.name, (ctx) => {
+      // a restored data directory carries the new cluster's identity and the snapshot to boot from
+      const restored = ctx.disk.get<RestoredDataDir>(RESTORED_DATA_DIR_KEY);
+      const mine = restored ? restoredIdentity(specs, restored) : undefined;
+      const memberCfg: MemberConfig = mine && restored ? { ...cfg, clusterId: mine.clusterId, members: mine.specs, restoreFrom: restored.snapshot } : cfg;
+      startMember(ctx, mine?.specs.find((s) => s.name === spec.name) ?? spec, memberCfg, (h) => {
+        if (h) handles.set(spec.name, h);
+      });
+    });
   }
   const live = (name: string): MemberHandle | undefined => (kernel.process(name)?.up ? handles.get(name) : undefined);
   let clients = 0;
   return {
-    clusterId,
-    members: specs,
+    get clusterId() {
+      return identity.clusterId;
+    },
+    get members() {
+      return identity.specs;
+    },
     endpoints: specs.map((s) => s.clientURL),
     client(o = {}) {
       const urls = o.endpoints ?? specs.map((s) => s.clientURL);
@@ -131,5 +151,35 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
       const r = live(name)?.node.raft;
       return r && { term: r.term, lead: r.lead, state: r.state, commit: r.raftLog.committed, applied: r.raftLog.applied };
     },
+    startFromDataDir(name, dataDir) {
+      const proc = kernel.process(name);
+      if (!proc || !specs.some((s) => s.name === name)) return fail({ code: 'InvalidArgument', message: `no etcd member named "${name}"` });
+      if (proc.up) return fail({ code: 'FailedPrecondition', message: `etcd member ${name} is running: stop it before starting it from another data directory` });
+      const dir = decodeDataDir(dataDir);
+      if (!dir.ok) return dir;
+      if (dir.value.name !== name) return fail({ code: 'InvalidArgument', message: `the data directory was restored for member "${dir.value.name}", not "${name}"` });
+      const names = specs.map((s) => s.name);
+      if (dir.value.members.length !== names.length || dir.value.members.some((m) => !names.includes(m))) {
+        return fail({ code: 'InvalidArgument', message: `the data directory's initial cluster (${dir.value.members.join(', ')}) is not this cluster's members (${names.join(', ')})` });
+      }
+      identity = restoredIdentity(specs, dir.value);
+      proc.disk.wipe();
+      proc.disk.set(RESTORED_DATA_DIR_KEY, dir.value);
+      proc.start();
+      return ok({ clusterId: identity.clusterId });
+    },
   };
+}
+
+const RESTORED_DATA_DIR_KEY = 'restored-data-dir';
+
+/** etcd derives the cluster ID from the member IDs (membership/cluster.go genID); we add the token. */
+function clusterIdFor(specs: readonly MemberSpec[], token: string): string {
+  return hex32(fnv1a32(specs.map((s) => s.id).join(','))) + hex32(fnv1a32(token));
+}
+
+/** The members and cluster ID a restored data directory describes (same names and URLs, IDs from its token). */
+function restoredIdentity(specs: readonly MemberSpec[], dir: RestoredDataDir): { clusterId: string; specs: MemberSpec[] } {
+  const renamed = specs.map((s) => ({ ...s, id: memberIdFor(s.name, dir.clusterToken) }));
+  return { clusterId: clusterIdFor(renamed, dir.clusterToken), specs: renamed };
 }

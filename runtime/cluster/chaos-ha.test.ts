@@ -1,0 +1,18 @@
+// 50 seeded HA chaos schedules (3 control-plane machines with stacked etcd, 3 API servers behind
+// the load balancer, 2 workers, a Deployment of 4): etcd leader and member kills, API server
+// replica kills, minority, majority and no-quorum partitions. With chaos.test.ts's 150 single-node
+// seeds, 200 in all. A failure names its seed and fault log; replay it with
+// runChaosSeed(seed, { topology: 'ha' }).
+import { expect, it } from 'vitest';
+import { runChaosSeed } from './chaos.ts';
+
+const SEEDS = 50;
+
+it(`ha: converges after etcd, API server and partition faults, and the etcd members agree (${SEEDS} seeds)`, { timeout: 600_000 }, async () => {
+  const failures: string[] = [];
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const r = await runChaosSeed(seed, { topology: 'ha' });
+    if (!r.ok) failures.push(`${r.message}\n  replay: runChaosSeed(${seed}, { topology: 'ha' }); faults: ${r.faults.slice(-10).join('; ')}`);
+  }
+  expect(failures).toEqual([]);
+});
