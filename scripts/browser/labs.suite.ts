@@ -123,6 +123,34 @@ async function openLab(ctx: BrowserSuiteContext, slug: string, colorScheme: 'lig
   return { page, readyMs };
 }
 
+/** Where the editor's load time went: Monaco's chunk downloads and the editor's marks, in ms since navigation. */
+async function editorTimeline(page: Page): Promise<string> {
+  // No named helpers inside evaluate: tsx would wrap them in a __name() the page does not have.
+  const { chunks, marks } = await page.evaluate(() => ({
+    chunks: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((entry) => /\/_astro\/(editor\.api|monaco-editor)[^/]*\.js$/.test(entry.name))
+      .map((entry) => [entry.startTime, entry.responseEnd] as const),
+    marks: performance.getEntriesByType('mark').filter((mark) => mark.name.startsWith('lab-')).map((mark) => [mark.name, mark.startTime] as const),
+  }));
+  const fetched = chunks.length > 0 ? `monaco fetch ${Math.round(Math.min(...chunks.map(([start]) => start)))}-${Math.round(Math.max(...chunks.map(([, end]) => end)))}` : 'monaco fetch ?';
+  return [fetched, ...marks.map(([name, at]) => `${name.replace(/^lab-(editor:)?/, '')} ${Math.round(at)}`)].join(', ');
+}
+
+/** The phases of the page's most recent grade (client and worker), as "name duration" pairs in ms. */
+async function gradeTimeline(page: Page): Promise<string> {
+  const measures = await page.evaluate(() =>
+    (performance.getEntriesByType('measure') as PerformanceMeasure[])
+      .filter((entry) => entry.name.startsWith('lab-grade:'))
+      .map((entry) => ({ name: entry.name.slice('lab-grade:'.length), startTime: entry.startTime, duration: entry.duration, grade: (entry.detail as { grade?: number } | null)?.grade ?? 0 })),
+  );
+  const last = Math.max(0, ...measures.map((entry) => entry.grade));
+  const mine = measures.filter((entry) => entry.grade === last);
+  const origin = mine.find((entry) => entry.name === 'page:grade')?.startTime ?? 0;
+  return mine
+    .map((entry) => `${entry.name} ${Math.round(entry.duration)}${entry.startTime < origin ? ` (ended ${Math.round(entry.startTime + entry.duration - origin)} vs click)` : ''}`)
+    .join(', ');
+}
+
 /** While the worker spins, the page must still answer: a frame round trip well under a second. */
 async function frameLatencyMs(page: Page): Promise<number> {
   return page.evaluate(() => new Promise<number>((done) => {
@@ -143,7 +171,7 @@ async function labChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> 
   }
 
   const { page, readyMs } = await openLab(ctx, slug);
-  ctx.log(`${slug}: editor ready ${readyMs} ms after navigation start`);
+  ctx.log(`${slug}: editor ready ${readyMs} ms after navigation start (${await editorTimeline(page)})`);
   let first = true;
   const lastResults = new Map<string, LabResults>();
   for (const variant of list) {
@@ -156,7 +184,7 @@ async function labChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> 
         if (latency > 1000) throw new Error(`the page froze while the loop ran (${latency} ms for a frame)`);
       }
       const { results, ms } = await running;
-      if (first) ctx.log(`${slug}: first grade after load ${ms} ms (${results.tests.length} tests)`);
+      if (first) ctx.log(`${slug}: first grade after load ${ms} ms (${results.tests.length} tests): ${await gradeTimeline(page)}`);
       first = false;
       if (results.passed !== variant.expectPassed) throw new Error(`passed=${results.passed}: ${results.error ?? ''} ${results.tests.filter((t) => t.status !== 'pass').map((t) => `${t.name}: ${t.message}`).slice(0, 3).join(' | ')}`);
       if (variant.name === 'starter') {
@@ -180,7 +208,7 @@ async function labChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> 
   await ctx.check(`${slug}: a warm grade round trip, and the solution passes`, async () => {
     await setCode(page, list[1]!.source);
     const { results, ms } = await runInPage(page, 'hidden');
-    ctx.log(`${slug}: warm grade round trip ${ms} ms (${results.tests.length} tests)`);
+    ctx.log(`${slug}: warm grade round trip ${ms} ms (${results.tests.length} tests): ${await gradeTimeline(page)}`);
     if (!results.passed) throw new Error('the solution did not pass on a warm run');
     await page.screenshot({ path: join(SCREENSHOTS, `labs-${slug}-passed.png`) });
   }, page);

@@ -10,10 +10,15 @@ import { evaluateLearnerModule, lockdownOnce } from '../lib/grading/worker/sandb
 import { setSubmissionExports } from '../lib/grading/worker/submission-registry.ts';
 import { transpileLearnerCode } from '../lib/grading/worker/transpile.ts';
 import { prepareVitest, runSuite } from '../lib/grading/worker/vitest-host.ts';
+import { PhaseLog } from '../lib/grading/timing.ts';
+
+const bootLog = new PhaseLog();
+// From the worker's creation to here: fetching, compiling and evaluating this bundle (vitest, ses, sucrase).
+bootLog.mark('worker:script', performance.timeOrigin);
 
 const ready: Promise<void> = (async () => {
-  await prepareVitest();
-  lockdownOnce();
+  await bootLog.timeAsync('worker:vitest-env', prepareVitest);
+  bootLog.time('worker:lockdown', lockdownOnce);
 })();
 
 function describeError(error: unknown): string {
@@ -22,10 +27,10 @@ function describeError(error: unknown): string {
 }
 
 /** Compiles and evaluates the learner's module; a syntax error or a throw at top level is returned. */
-function loadSubmission(source: string, onEvent: (event: RunEvent) => void): string | undefined {
+function loadSubmission(source: string, onEvent: (event: RunEvent) => void, log: PhaseLog): string | undefined {
   try {
-    const { code, transpileMs } = transpileLearnerCode(source);
-    const exports = evaluateLearnerModule(code, (line) => console.log('[learner]', line));
+    const { code, transpileMs } = log.time('worker:transpile', () => transpileLearnerCode(source));
+    const exports = log.time('worker:evaluate', () => evaluateLearnerModule(code, (line) => console.log('[learner]', line)));
     setSubmissionExports(exports);
     onEvent({ type: 'loaded', transpileMs });
     return undefined;
@@ -35,32 +40,33 @@ function loadSubmission(source: string, onEvent: (event: RunEvent) => void): str
 }
 
 async function run(request: RunRequest, sendEvent: (event: RunEvent) => Promise<void> | void): Promise<RunOutcome> {
-  await ready;
+  const log = new PhaseLog();
+  await log.timeAsync('worker:wait-boot', () => ready);
   // The callback is a comlink proxy with its own channel: its messages are not ordered with this
   // call's reply, so wait for every event to be delivered before returning.
   const delivered: Promise<void>[] = [];
   const onEvent = (event: RunEvent) => void delivered.push(Promise.resolve(sendEvent(event)));
-  const outcome = await runSubmission(request, onEvent);
-  await Promise.all(delivered);
-  return outcome;
+  const error = await runSubmission(request, onEvent, log);
+  await log.timeAsync('worker:deliver-events', () => Promise.all(delivered));
+  return error === undefined ? { phases: log.phases } : { error, phases: log.phases };
 }
 
-async function runSubmission(request: RunRequest, onEvent: (event: RunEvent) => void): Promise<RunOutcome> {
+/** Returns a suite-level error, if any. */
+async function runSubmission(request: RunRequest, onEvent: (event: RunEvent) => void, log: PhaseLog): Promise<string | undefined> {
   const suites = labSuites[request.slug];
-  if (!suites) return { error: `No lab named "${request.slug}" is bundled in this build.` };
+  if (!suites) return `No lab named "${request.slug}" is bundled in this build.`;
   onEvent({ type: 'loading' });
-  const loadError = loadSubmission(request.source, onEvent);
-  if (loadError) return { error: loadError };
-  const error = await runSuite(`labs/${request.slug}/${request.suite}.test.ts`, request.testTimeoutMs, {
-    importSuite: async () => void (await suites[request.suite]()),
+  const loadError = loadSubmission(request.source, onEvent, log);
+  if (loadError) return loadError;
+  return log.timeAsync('worker:vitest-run', () => runSuite(`labs/${request.slug}/${request.suite}.test.ts`, request.testTimeoutMs, {
+    importSuite: () => log.timeAsync('worker:suite-import', async () => void (await suites[request.suite]())),
     skipNames: new Set(request.skipNames),
     onTestStart: (name) => onEvent({ type: 'test-start', name }),
     onTestEnd: (result) => onEvent({ type: 'test-end', result }),
-  });
-  return error ? { error } : {};
+  }));
 }
 
-const api: GraderWorkerApi = { ready: () => ready, run };
+const api: GraderWorkerApi = { ready: () => ready.then(() => bootLog.phases), run };
 
 self.addEventListener(
   'message',

@@ -9,8 +9,14 @@ import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
 import { labTypeFiles } from 'virtual:lab-types';
 
+// Speed report marks (read by scripts/browser/labs.suite.ts): when Monaco's modules finished evaluating.
+performance.mark('lab-editor:monaco-evaluated');
+
 (globalThis as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
-  getWorker: (_workerId: string, label: string) => (label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker()),
+  getWorker: (_workerId: string, label: string) => {
+    performance.mark(`lab-editor:${label}-worker-start`);
+    return label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker();
+  },
 };
 
 let typesLoaded = false;
@@ -114,6 +120,11 @@ export function createLabEditor(container: HTMLElement, slug: string, text: stri
     fixedOverflowWidgets: true,
   });
   followSiteTheme();
+  const firstMarkers = monaco.editor.onDidChangeMarkers((uris) => {
+    if (!uris.some((changed) => changed.toString() === uri.toString())) return;
+    performance.mark('lab-editor:first-diagnostics');
+    firstMarkers.dispose();
+  });
   return {
     editor,
     getValue: () => model.getValue(),

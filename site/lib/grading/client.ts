@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import type { RunEvent, SuiteKind } from './protocol.ts';
 import { finalizeResults, type LabResults, type TestResult } from './results.ts';
+import { epochNowMs, recordPhases, type Phase } from './timing.ts';
 import { Watchdog } from './watchdog.ts';
 import { startGraderWorker, type WorkerHandle } from './worker-handle.ts';
 
@@ -30,6 +31,7 @@ type AttemptEnd = { kind: 'finished'; error?: string } | { kind: 'hung-test'; na
 
 export class GradingClient {
   private spare: WorkerHandle | undefined;
+  private gradesStarted = 0;
   constructor(private readonly start: () => WorkerHandle = startGraderWorker) {}
 
   /** Boots a spare worker if none is waiting, so the next run skips the boot. */
@@ -44,12 +46,15 @@ export class GradingClient {
   }
 
   async grade(request: GradeRequest): Promise<LabResults> {
+    const gradeNumber = (this.gradesStarted += 1);
+    const startMs = epochNowMs();
+    const phases: Phase[] = [];
     const tests: TestResult[] = [];
     let error: string | undefined;
     const maxAttempts = request.expectedNames.length + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
       const handle = this.takeWorker();
-      const end = await this.attempt(handle, request, tests).finally(() => handle.terminate());
+      const end = await this.attempt(handle, request, tests, phases).finally(() => handle.terminate());
       if (end.kind === 'hung-test') {
         tests.push(timedOut(end.name, request.timeLimitMs));
         request.onProgress?.(tests, undefined);
@@ -59,10 +64,12 @@ export class GradingClient {
       break;
     }
     this.warm();
-    return finalizeResults(request.slug, `browser:${request.slug}/${request.suite}`, request.expectedNames, tests, error);
+    const results = finalizeResults(request.slug, `browser:${request.slug}/${request.suite}`, request.expectedNames, tests, error);
+    recordPhases([...phases, { name: 'page:grade', startMs, endMs: epochNowMs() }], gradeNumber);
+    return results;
   }
 
-  private attempt(handle: WorkerHandle, request: GradeRequest, tests: TestResult[]): Promise<AttemptEnd> {
+  private attempt(handle: WorkerHandle, request: GradeRequest, tests: TestResult[], phases: Phase[]): Promise<AttemptEnd> {
     const watchdog = new Watchdog();
     return new Promise<AttemptEnd>((resolve) => {
       let settled = false;
@@ -89,8 +96,11 @@ export class GradingClient {
         }
       };
       watchdog.arm(BOOT_LIMIT_MS, () => finish({ kind: 'hung', error: 'The grader did not start. Reload the page and try again.' }));
+      const waitStartMs = epochNowMs();
+      let runStartMs = waitStartMs;
       handle.ready
-        .then(() => {
+        .then((bootPhases) => {
+          phases.push(...bootPhases, { name: 'page:wait-worker', startMs: waitStartMs, endMs: (runStartMs = epochNowMs()) });
           watchdog.arm(LOAD_LIMIT_MS, () => finish({ kind: 'hung', error: loadHungMessage() }));
           return handle.api.run(
             { slug: request.slug, suite: request.suite, source: request.source, testTimeoutMs: request.timeLimitMs, skipNames: tests.map((test) => test.name) },
@@ -98,7 +108,10 @@ export class GradingClient {
           );
         })
         .then(
-          (outcome) => finish({ kind: 'finished', ...(outcome.error === undefined ? {} : { error: outcome.error }) }),
+          (outcome) => {
+            phases.push(...outcome.phases, { name: 'page:run', startMs: runStartMs, endMs: epochNowMs() });
+            finish({ kind: 'finished', ...(outcome.error === undefined ? {} : { error: outcome.error }) });
+          },
           (failure: unknown) => finish({ kind: 'finished', error: `The grader failed: ${String(failure)}` }),
         );
     });

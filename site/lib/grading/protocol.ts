@@ -2,6 +2,7 @@
 // The page creates a MessageChannel, transfers one port to the worker, and talks comlink over it;
 // the worker's global onmessage is never used, so nothing the learner's code posts is listened to.
 import type { TestResult } from './results.ts';
+import type { Phase } from './timing.ts';
 
 /** Which suite of a lab to run: the hidden grading suite or the visible examples. */
 export type SuiteKind = 'hidden' | 'examples';
@@ -28,12 +29,17 @@ export type RunEvent =
 export interface RunOutcome {
   /** A problem that stopped the suite as a whole (syntax error, a throw at top level...). */
   error?: string;
+  /** Where the run's time went inside the worker (compile, evaluate, suite import, tests). */
+  phases: Phase[];
 }
 
 /** The API the worker exposes through comlink on the transferred port. */
 export interface GraderWorkerApi {
-  /** Resolves when the runtime (vitest, SES lockdown) is ready: lets a spare worker boot ahead of the click. */
-  ready(): Promise<void>;
+  /**
+   * Resolves when the runtime (vitest, SES lockdown) is ready: lets a spare worker boot ahead of the
+   * click. Resolves with the boot's phases.
+   */
+  ready(): Promise<Phase[]>;
   run(request: RunRequest, onEvent: (event: RunEvent) => Promise<void> | void): Promise<RunOutcome>;
 }
 
