@@ -1,55 +1,84 @@
 import { describe, expect, it } from 'vitest';
-import { reconcileReplicaSet, type ReplicaSetReconciler } from '../controllers/index.ts';
-import { compareReplicaSetReconciler, runReplicaSetScenario } from './run-in-cluster.ts';
-// the lab's reference answer and one of its plausible mistakes, plugged in as a learner's code is
+import type { ReplicaSetReconciler } from '../controllers/index.ts';
+import { compareReplicaSetRuns, runReplicaSetScenario, type ScenarioRun } from './run-in-cluster.ts';
+// the lab's reference answer and its plausible mistakes, plugged in as a learner's code is
 import { reconcileReplicaSet as labSolution } from '../../labs/replicaset-reconcile/solution.ts';
+import { reconcileReplicaSet as ignoresDoubledUp } from '../../labs/replicaset-reconcile/mutants/ignores-doubled-up.ts';
 import { reconcileReplicaSet as oldestReadyFirst } from '../../labs/replicaset-reconcile/mutants/oldest-ready-first.ts';
+import { reconcileReplicaSet as runningFirst } from '../../labs/replicaset-reconcile/mutants/running-first.ts';
 
-describe(
-  'Run in cluster: a ReplicaSetReconciler drives the live cluster',
-  { timeout: 180_000 },
-  () => {
-    it('the reference reconciler keeps 4 replicas through a node failure, then scales to 2', async () => {
-      const run = await runReplicaSetScenario(undefined, 3);
-      expect(run.error).toBeUndefined();
-      expect(run.steps.map((s) => [s.label, s.converged])).toEqual([
-        ['created with 4 replicas', true],
-        ['worker-1 died; its pods were evicted and replaced', true],
-        ['scaled down to 2', true],
-      ]);
-      expect(
-        run.steps[1]!.pods.filter((p) => !p.deleting).every((p) => p.node !== 'worker-1'),
-      ).toBe(true);
-      expect(run.events.some((e) => e.startsWith('SuccessfulCreate: Created pod: web-'))).toBe(
-        true,
-      );
-      expect(run.events.some((e) => e.startsWith('SuccessfulDelete: Deleted pod: web-'))).toBe(
-        true,
-      );
-    });
+const SEED = 1;
+// One reference run shared by the tests below (each run is a whole cluster for ~7 simulated minutes).
+let referenceRun: Promise<ScenarioRun> | undefined;
+const reference = (): Promise<ScenarioRun> => (referenceRun ??= runReplicaSetScenario(undefined, SEED));
 
-    it('a learner piece that plugs in the reference behaves like it, and a wrong one shows it', async () => {
-      const same = await compareReplicaSetReconciler(
-        (rs, pods, ctx) => reconcileReplicaSet(rs, pods, ctx),
-        3,
-      );
-      expect(same.learner.steps).toEqual(same.reference.steps);
-      // a common mistake: forgetting to scale down
-      const neverDeletes: ReplicaSetReconciler = (rs, pods, ctx) => ({
-        ...reconcileReplicaSet(rs, pods, ctx),
-        podsToDelete: [],
-      });
-      const wrong = await runReplicaSetScenario(neverDeletes, 3);
-      expect(wrong.steps.at(-1)).toMatchObject({ label: 'scaled down to 2', converged: false });
-      expect(wrong.steps.at(-1)!.pods.filter((p) => !p.deleting)).toHaveLength(4);
-    });
+describe('Run in cluster: a ReplicaSetReconciler drives a live cluster where a node dies', { timeout: 180_000 }, () => {
+  it('the reference keeps its replicas through a node failure and each scale, and the run replays from its seed', async () => {
+    const run = await reference();
+    expect(run.error).toBeUndefined();
+    expect(run.steps.map((s) => [s.label, s.desired, s.converged])).toEqual([
+      ['created with 4 replicas', 4, true],
+      ['scaled down to 3', 3, true],
+      ['worker-1 died: NotReady after 50 s, its pods evicted 300 s later and replaced', 3, true],
+      ['scaled down to 2', 2, true],
+      ['new image nginx:1.28 (not pulled yet), scaled to 5, and 0.5 s later to 2', 2, true],
+    ]);
+    const [created, scaledDown, died, , churn] = run.steps;
+    expect(created!.created).toHaveLength(4);
+    expect(scaledDown!.deleted).toHaveLength(1);
+    // the dead worker's pods are evicted (stuck Terminating: no kubelet confirms) and replaced elsewhere
+    expect(died!.nodes).toContainEqual({ name: 'worker-1', ready: false });
+    expect(died!.evicted.length).toBeGreaterThan(0);
+    expect(died!.created).toHaveLength(died!.evicted.length);
+    expect(died!.pods.filter((p) => !p.deleting).every((p) => p.node !== 'worker-1')).toBe(true);
+    // the pods still pulling the new image are the ones deleted, the running ones stay
+    expect(churn!.created).toHaveLength(3);
+    expect([...churn!.deleted].sort()).toEqual([...churn!.created].sort());
+    expect(run.events.some((e) => e.startsWith('SuccessfulDelete: Deleted pod: web-'))).toBe(true);
+    expect(await runReplicaSetScenario(undefined, SEED)).toEqual(run);
+  });
 
-    it('the replicaset-reconcile lab solution drives the cluster exactly as the built-in controller does', async () => {
-      const { learner, reference } = await compareReplicaSetReconciler(labSolution, 5);
-      expect(learner).toEqual(reference);
-      const mistaken = await runReplicaSetScenario(oldestReadyFirst, 5);
-      expect(mistaken.steps.at(-1)!.converged).toBe(true); // it still reaches 2 replicas...
-      expect(mistaken.steps.at(-1)!.pods).not.toEqual(reference.steps.at(-1)!.pods); // ...but keeps other pods
-    });
-  },
-);
+  it('the lab solution drives the cluster exactly as the built-in controller does', async () => {
+    const mine = await runReplicaSetScenario(labSolution, SEED);
+    expect(compareReplicaSetRuns(mine, await reference()).firstDivergentStep).toBeUndefined();
+    expect(mine).toEqual(await reference());
+  });
+
+  // Mutants that cannot show here: counts-terminating and ignores-owner (the controller filters
+  // out terminating pods and pods of other owners before calling the reconciler, as upstream's
+  // syncReplicaSet does), replicas-default-zero (the API server defaults spec.replicas to 1),
+  // fewer-restarts-first (no container restarts in this scenario), no-burst-cap (4 replicas, far
+  // below the burst of 500).
+  it.each([
+    ['ignores-doubled-up', 1, ignoresDoubledUp],
+    ['oldest-ready-first', 3, oldestReadyFirst],
+    ['running-first', 4, runningFirst],
+  ] as const)('the mutant %s shows a different cluster from step %i on', async (_name, step, mutant) => {
+    const { learner, firstDivergentStep } = compareReplicaSetRuns(await runReplicaSetScenario(mutant, SEED), await reference());
+    expect(learner.error).toBeUndefined();
+    expect(firstDivergentStep).toBe(step);
+  });
+
+  it('a reconciler that forgets to scale down never converges, and the run says which step', async () => {
+    const neverDeletes: ReplicaSetReconciler = (rs, pods, ctx) => ({ ...labSolution(rs, pods, ctx), podsToDelete: [] });
+    const { learner, firstDivergentStep } = compareReplicaSetRuns(await runReplicaSetScenario(neverDeletes, SEED), await reference());
+    expect(firstDivergentStep).toBe(1);
+    expect(learner.steps[1]).toMatchObject({ label: 'scaled down to 3', converged: false, deleted: [] });
+  });
+
+  it.each([
+    ['a throw', () => { throw new TypeError('pods.filtr is not a function'); }, 'reconcileReplicaSet threw while syncing ReplicaSet "web": TypeError: pods.filtr is not a function'],
+    ['a malformed answer', () => ({ podsToCreate: -1, podsToDelete: [] }), 'reconcileReplicaSet returned podsToCreate = -1 (a whole number >= 0 is expected) for ReplicaSet "web"'],
+    ['undefined', () => undefined, 'reconcileReplicaSet returned undefined instead of { podsToCreate, podsToDelete } for ReplicaSet "web"'],
+  ])('stops at %s from the learner code and names the function', async (_name, broken, message) => {
+    const run = await runReplicaSetScenario(broken as unknown as ReplicaSetReconciler, SEED);
+    expect(run.error).toBe(`LearnerCodeError: ${message}`);
+    expect(run.steps).toEqual([]);
+  });
+
+  it('stops when the simulated-time budget is used up', async () => {
+    const run = await runReplicaSetScenario(undefined, SEED, 60_000);
+    expect(run.error).toBe('BudgetExceeded: the scenario used up its simulated-time budget of 60 s and was stopped');
+    expect(run.steps.map((s) => s.label)).toEqual(['created with 4 replicas', 'scaled down to 3']);
+  });
+});
