@@ -19,6 +19,7 @@ export {
   type ScenarioRun,
   type ScenarioStep,
   type PodView,
+  type ScenarioOptions,
   type ClusterOptions,
   type CommandResult,
   type Faults,

@@ -19,7 +19,7 @@ import {
   type LearnerScorePlugins,
 } from './learner-pieces.ts';
 import type { WorkerSpec } from './options.ts';
-import { kubectlJson, mustRun, SimulatedBudget } from './scenario-kubectl.ts';
+import { kubectlJson, mustRun, SimulatedBudget, type ScenarioOptions } from './scenario-kubectl.ts';
 
 /** One node's scores for one pod: each resource plugin's raw Score and the weighted total of all plugins. */
 export interface NodeScores {
@@ -90,7 +90,7 @@ export function learnerSchedulerConfiguration(): KubeSchedulerConfiguration {
 export async function runSchedulerScenario(
   learner: LearnerScorePlugins | undefined,
   seed = 1,
-  budgetMs = SCHEDULER_BUDGET_MS,
+  { budgetMs = SCHEDULER_BUDGET_MS, onProgress }: ScenarioOptions = {},
 ): Promise<SchedulerRun> {
   const faults = new LearnerFaults();
   const nodes = SCHEDULER_WORKERS.map((w) => ({ ...w }));
@@ -105,9 +105,11 @@ export async function runSchedulerScenario(
     });
     const budget = new SimulatedBudget(cluster, budgetMs);
     await budget.advance(10_000); // the scheduler takes its lease, kubelets register
+    onProgress?.('the cluster is up');
     for (const pod of podStream(seed)) {
       await mustRun(cluster, 'apply -f -', podYaml(pod));
       placements.push(await placementOf(cluster, budget, faults, pod));
+      onProgress?.(`${pod.name} placed`);
     }
     faults.check();
     return { nodes, placements };

@@ -76,8 +76,10 @@ describe('Run in cluster: a ReplicaSetReconciler drives a live cluster where a n
     expect(run.steps).toEqual([]);
   });
 
-  it('stops when the simulated-time budget is used up', async () => {
-    const run = await runReplicaSetScenario(undefined, SEED, 60_000);
+  it('reports progress, and stops when the simulated-time budget is used up', async () => {
+    const progress: string[] = [];
+    const run = await runReplicaSetScenario(undefined, SEED, { budgetMs: 60_000, onProgress: (what) => progress.push(what) });
+    expect(progress.slice(0, 3)).toEqual(['the cluster is up', 'step 1: created with 4 replicas', 'step 2: scaled down to 3']);
     expect(run.error).toBe('BudgetExceeded: the scenario used up its simulated-time budget of 60 s and was stopped');
     expect(run.steps.map((s) => s.label)).toEqual(['created with 4 replicas', 'scaled down to 3']);
   });

@@ -10,7 +10,7 @@ import type { CoreEvent, Node, Pod } from '../api/index.ts';
 import type { ReplicaSetReconciler } from '../controllers/index.ts';
 import { createCluster, type Cluster } from './cluster.ts';
 import { describeThrown, guardReconciler, LearnerFaults } from './learner-pieces.ts';
-import { kubectlJson, mustRun, SimulatedBudget } from './scenario-kubectl.ts';
+import { kubectlJson, mustRun, SimulatedBudget, type ScenarioOptions } from './scenario-kubectl.ts';
 
 export interface PodView {
   name: string;
@@ -80,14 +80,14 @@ spec:
 export async function runReplicaSetScenario(
   reconciler: ReplicaSetReconciler | undefined,
   seed = 1,
-  budgetMs = REPLICASET_BUDGET_MS,
+  { budgetMs = REPLICASET_BUDGET_MS, onProgress }: ScenarioOptions = {},
 ): Promise<ScenarioRun> {
   const faults = new LearnerFaults();
   const steps: ScenarioStep[] = [];
   let cluster: Cluster | undefined;
   try {
     cluster = createReplicaSetCluster(reconciler, seed, faults);
-    await playScenario(cluster, new SimulatedBudget(cluster, budgetMs), faults, steps);
+    await playScenario(cluster, new SimulatedBudget(cluster, budgetMs), faults, steps, onProgress);
     return { steps, events: await controllerEvents(cluster) };
   } catch (error) {
     return {
@@ -109,8 +109,11 @@ function createReplicaSetCluster(reconciler: ReplicaSetReconciler | undefined, s
   });
 }
 
-async function playScenario(cluster: Cluster, budget: SimulatedBudget, faults: LearnerFaults, steps: ScenarioStep[]): Promise<void> {
+async function playScenario(
+  cluster: Cluster, budget: SimulatedBudget, faults: LearnerFaults, steps: ScenarioStep[], onProgress: ScenarioOptions['onProgress'],
+): Promise<void> {
   await budget.advance(10_000); // the controller manager takes its lease, kubelets register
+  onProgress?.('the cluster is up');
   const start = cluster.now();
   const step = async (label: string, desired: number, waitMs: number): Promise<void> => {
     const deadline = cluster.now() + waitMs;
@@ -130,14 +133,18 @@ async function playScenario(cluster: Cluster, budget: SimulatedBudget, faults: L
       ...(await changesSince(cluster, steps, pods)),
       nodes: await nodesOf(cluster),
     });
+    onProgress?.(`step ${steps.length}: ${label}`);
   };
   await mustRun(cluster, 'apply -f -', REPLICASET(4));
   await step('created with 4 replicas', 4, 30_000);
   await scale(cluster, 3);
   await step('scaled down to 3', 3, 30_000);
   await cluster.faults.stopNode('worker-1');
-  await budget.advance(400_000); // NotReady after 50 s, evicted after 300 s more
-  faults.check();
+  for (let waitedMs = 0; waitedMs < 400_000; waitedMs += 50_000) {
+    await budget.advance(50_000); // NotReady after 50 s, evicted after 300 s more
+    faults.check();
+    onProgress?.(`worker-1 down for ${(waitedMs + 50_000) / 1000} s`);
+  }
   await step('worker-1 died: NotReady after 50 s, its pods evicted 300 s later and replaced', 3, 60_000);
   await scale(cluster, 2);
   await step('scaled down to 2', 2, 30_000);

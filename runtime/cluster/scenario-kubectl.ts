@@ -14,6 +14,14 @@ export async function kubectlJson<T>(cluster: Cluster, args: string): Promise<T 
   return r.exitCode === 0 ? (JSON.parse(r.stdout) as T) : undefined;
 }
 
+/** How a caller bounds and follows a "Run in cluster" scenario. */
+export interface ScenarioOptions {
+  /** Simulated time the run may use (each scenario has its own default). */
+  budgetMs?: number;
+  /** Called as the run moves on (a step done, a pod placed): a page's watchdog re-arms on it. */
+  onProgress?: (what: string) => void;
+}
+
 /** A limit on the simulated time one scenario may use, so a run that never settles still ends. */
 export class SimulatedBudget {
   private readonly endMs: number;
