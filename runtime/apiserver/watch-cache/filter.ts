@@ -2,7 +2,7 @@
 // mirrors staging/src/k8s.io/apiserver/pkg/storage/selection_predicate.go (SelectionPredicate.Matches)
 import {
   parseFieldSelector, parseSelector, selectableFields, newBadRequest, checkSelectableFields,
-  type FieldSelector, type KubeObject, type Selector, type Status,
+  type FieldSelector, type Fields, type KubeObject, type Selector, type Status,
 } from '../../api/index.ts';
 
 export interface Predicate {
@@ -42,6 +42,18 @@ export function matches(p: Predicate, obj: KubeObject): boolean {
   if (p.namespace !== undefined && m.namespace !== p.namespace) return false;
   if (p.name !== undefined && m.name !== p.name) return false;
   if (p.label && !p.label.matches(m.labels ?? {})) return false;
-  if (p.field && !p.field.matches(selectableFields(p.kind, obj))) return false;
+  if (p.field && !p.field.matches(fieldsOf(p.kind, obj))) return false;
   return true;
+}
+
+/**
+ * The selectable fields of a cached object, computed once per object rather than once per watcher
+ * (cacher.go keeps them beside each cached object: storeElement.Fields). Cached objects are never
+ * modified after decoding; an update decodes a new object.
+ */
+const fieldsMemo = new WeakMap<KubeObject, Fields>();
+function fieldsOf(kind: string, obj: KubeObject): Fields {
+  let f = fieldsMemo.get(obj);
+  if (f === undefined) fieldsMemo.set(obj, (f = selectableFields(kind, obj)));
+  return f;
 }

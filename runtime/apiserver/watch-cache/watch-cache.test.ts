@@ -51,3 +51,44 @@ describe('watch from the watch cache', () => {
     expect(Number(bm.metadata.resourceVersion)).toBeGreaterThanOrEqual(Number(b.metadata.resourceVersion));
   });
 });
+
+describe('indexed triggers (pods by spec.nodeName)', () => {
+  const pod = (name: string, nodeName?: string) => ({
+    metadata: { name },
+    spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'nginx' }] },
+  });
+
+  it('a watch pinned to one node sees its pods arrive (binding = ADDED), change and go, and nothing of other nodes', () => {
+    const h = createHarness();
+    const onA = h.watch({ resource: 'pods', query: { fieldSelector: 'spec.nodeName=node-a', resourceVersion: String(h.etcd.store.revision) } });
+    const onB = h.watch({ resource: 'pods', query: { fieldSelector: 'spec.nodeName=node-b', resourceVersion: String(h.etcd.store.revision) } });
+    const all = h.watch({ resource: 'pods', query: { resourceVersion: String(h.etcd.store.revision) } });
+    const p = h.admin({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('p1') }).body as KubeObject;
+    const bound = h.admin({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p1', body: { ...p, spec: { ...(p as unknown as { spec: object }).spec, nodeName: 'node-a' } } });
+    expect(bound.code).toBe(200);
+    const b = bound.body as KubeObject;
+    h.admin({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p1', body: { ...b, metadata: { ...b.metadata, labels: { x: 'y' } } } });
+    h.admin({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('p2', 'node-b') });
+    h.admin({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p1' });
+    h.kernel.runFor(10);
+    // a bound pod is deleted gracefully: the delete only sets deletionTimestamp (the kubelet finishes it)
+    expect(onA.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED p1', 'MODIFIED p1', 'MODIFIED p1']);
+    expect(onA.events[2]!.object.metadata.deletionTimestamp).toBeDefined();
+    expect(onB.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED p2']);
+    expect(all.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED p1', 'MODIFIED p1', 'MODIFIED p1', 'ADDED p2', 'MODIFIED p1']);
+  });
+
+  it('a pinned list or watch from "0" returns exactly that node\'s pods, in key order', () => {
+    const h = createHarness();
+    for (const [name, node] of [['c', 'node-a'], ['a', 'node-b'], ['b', 'node-a'], ['d', undefined]] as const) {
+      h.admin({ verb: 'create', resource: 'pods', namespace: 'default', body: pod(name, node) });
+    }
+    h.kernel.runFor(10);
+    const listA = h.admin({ verb: 'list', resource: 'pods', query: { fieldSelector: 'spec.nodeName=node-a', resourceVersion: '0' } }).body as { items: KubeObject[] };
+    expect(listA.items.map((o) => o.metadata.name)).toEqual(['b', 'c']);
+    const unbound = h.admin({ verb: 'list', resource: 'pods', query: { fieldSelector: 'spec.nodeName=', resourceVersion: '0' } }).body as { items: KubeObject[] };
+    expect(unbound.items.map((o) => o.metadata.name)).toEqual(['d']);
+    const w = h.watch({ resource: 'pods', query: { fieldSelector: 'spec.nodeName=node-b', resourceVersion: '0' } });
+    expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED a']);
+  });
+});

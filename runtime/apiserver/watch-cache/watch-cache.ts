@@ -16,6 +16,7 @@ import { decodeFromStorage } from '../encoding.ts';
 import type { ApiWatchEvent } from '../request.ts';
 import { storagePrefix } from '../resources.ts';
 import { matches, type Predicate } from './filter.ts';
+import { KeyIndex, pinnedValue, triggerFor, WatcherIndex, type Trigger } from './triggers.ts';
 
 export interface CacheClock {
   now(): number;
@@ -53,7 +54,11 @@ export class WatchCache {
   private rv = 0;
   private listRv = 0;
   private ready = false;
-  private readonly watchers = new Map<number, Watcher>();
+  private readonly watchers: WatcherIndex<Watcher>;
+  private readonly trigger: Trigger | undefined;
+  private readonly keysByTrigger: KeyIndex | undefined;
+  /** Keys of `objects` in order, rebuilt only after a key was added or removed. */
+  private sortedKeys: string[] | undefined;
   private nextWatcherId = 1;
   private etcdWatch: EtcdWatchHandle | undefined;
   private readonly readyCallbacks: (() => void)[] = [];
@@ -71,6 +76,9 @@ export class WatchCache {
     this.capacity = options.capacity ?? DEFAULT_WATCH_CACHE_CAPACITY;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS;
     this.prefix = `${storagePrefix(resource)}/`;
+    this.trigger = triggerFor(resource.kind);
+    this.watchers = new WatcherIndex(this.trigger);
+    this.keysByTrigger = this.trigger && new KeyIndex(this.trigger);
   }
 
   get isReady(): boolean {
@@ -91,9 +99,11 @@ export class WatchCache {
         return;
       }
       this.objects.clear();
+      this.keysByTrigger?.clear();
+      this.sortedKeys = undefined;
       for (const kv of r.value.kvs) {
         const o = decodeFromStorage(kv.value, kv.modRevision);
-        if (o) this.objects.set(kv.key, o);
+        if (o) this.setObject(kv.key, o, undefined);
       }
       this.rv = r.value.header.revision;
       this.listRv = this.rv;
@@ -121,7 +131,8 @@ export class WatchCache {
 
   /** Every cached object matching `p`, in key order. */
   list(p: Predicate): KubeObject[] {
-    const keys = [...this.objects.keys()].sort();
+    const pinned = this.keysByTrigger && pinnedValue(this.trigger, p);
+    const keys = pinned !== undefined ? this.keysByTrigger!.keys(pinned).sort() : this.keysInOrder();
     const out: KubeObject[] = [];
     for (const k of keys) {
       const o = this.objects.get(k)!;
@@ -151,7 +162,7 @@ export class WatchCache {
       }
       for (const ev of this.window) if (ev.rv > resourceVersion) this.deliver({ id, predicate: p, sink, bookmarks }, ev);
     }
-    this.watchers.set(id, { id, predicate: p, sink, bookmarks });
+    this.watchers.add({ id, predicate: p, sink, bookmarks });
     return () => {
       this.watchers.delete(id);
     };
@@ -184,7 +195,7 @@ export class WatchCache {
     let cached: CachedEvent;
     if (ev.type === 'DELETE') {
       const last = prev ?? (ev.prevKv ? decodeFromStorage(ev.prevKv.value, ev.prevKv.modRevision) : undefined);
-      this.objects.delete(ev.kv.key);
+      if (prev) this.deleteObject(ev.kv.key, prev);
       this.rv = rv;
       if (!last) return;
       cached = { type: 'DELETED', object: { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } }, prevObject: last, rv };
@@ -192,12 +203,28 @@ export class WatchCache {
       const obj = decodeFromStorage(ev.kv.value, rv);
       this.rv = rv;
       if (!obj) return;
-      this.objects.set(ev.kv.key, obj);
+      this.setObject(ev.kv.key, obj, prev);
       cached = prev ? { type: 'MODIFIED', object: obj, prevObject: prev, rv } : { type: 'ADDED', object: obj, rv };
     }
     this.window.push(cached);
     if (this.window.length > this.capacity) this.window.shift();
-    for (const w of [...this.watchers.values()]) this.deliver(w, cached);
+    for (const w of this.watchers.candidates(cached.object, cached.prevObject)) this.deliver(w, cached);
+  }
+
+  private setObject(key: string, obj: KubeObject, prev: KubeObject | undefined): void {
+    if (!prev) this.sortedKeys = undefined;
+    this.objects.set(key, obj);
+    this.keysByTrigger?.update(key, obj, prev);
+  }
+
+  private deleteObject(key: string, prev: KubeObject): void {
+    this.sortedKeys = undefined;
+    this.objects.delete(key);
+    this.keysByTrigger?.update(key, undefined, prev);
+  }
+
+  private keysInOrder(): string[] {
+    return (this.sortedKeys ??= [...this.objects.keys()].sort());
   }
 
   /** Sends one event to one watcher, turning selector transitions into ADDED / DELETED. */
