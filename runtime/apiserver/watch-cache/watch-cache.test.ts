@@ -72,10 +72,10 @@ describe('indexed triggers (pods by spec.nodeName)', () => {
     h.admin({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p1' });
     h.kernel.runFor(10);
     // a bound pod is deleted gracefully: the delete only sets deletionTimestamp (the kubelet finishes it)
-    expect(onA.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED p1', 'MODIFIED p1', 'MODIFIED p1']);
-    expect(onA.events[2]!.object.metadata.deletionTimestamp).toBeDefined();
-    expect(onB.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED p2']);
-    expect(all.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED p1', 'MODIFIED p1', 'MODIFIED p1', 'ADDED p2', 'MODIFIED p1']);
+    expect(onA.events.map((e) => `${e.type} ${(e.object as KubeObject).metadata.name}`)).toEqual(['ADDED p1', 'MODIFIED p1', 'MODIFIED p1']);
+    expect((onA.events[2]!.object as KubeObject).metadata.deletionTimestamp).toBeDefined();
+    expect(onB.events.map((e) => `${e.type} ${(e.object as KubeObject).metadata.name}`)).toEqual(['ADDED p2']);
+    expect(all.events.map((e) => `${e.type} ${(e.object as KubeObject).metadata.name}`)).toEqual(['ADDED p1', 'MODIFIED p1', 'MODIFIED p1', 'ADDED p2', 'MODIFIED p1']);
   });
 
   it('a pinned list or watch from "0" returns exactly that node\'s pods, in key order', () => {
@@ -89,6 +89,6 @@ describe('indexed triggers (pods by spec.nodeName)', () => {
     const unbound = h.admin({ verb: 'list', resource: 'pods', query: { fieldSelector: 'spec.nodeName=', resourceVersion: '0' } }).body as { items: KubeObject[] };
     expect(unbound.items.map((o) => o.metadata.name)).toEqual(['d']);
     const w = h.watch({ resource: 'pods', query: { fieldSelector: 'spec.nodeName=node-b', resourceVersion: '0' } });
-    expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED a']);
+    expect(w.events.map((e) => `${e.type} ${(e.object as KubeObject).metadata.name}`)).toEqual(['ADDED a']);
   });
 });
