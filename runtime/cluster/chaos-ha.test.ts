@@ -8,7 +8,7 @@ import { runChaosSeed } from './chaos.ts';
 
 const SEEDS = 50;
 
-it(`ha: converges after etcd, API server and partition faults, and the etcd members agree (${SEEDS} seeds)`, { timeout: 600_000 }, async () => {
+it(`ha: converges after etcd, API server and partition faults, and the etcd members agree (${SEEDS} seeds)`, { timeout: 1_500_000 }, async () => {
   const failures: string[] = [];
   for (let seed = 1; seed <= SEEDS; seed++) {
     const r = await runChaosSeed(seed, { topology: 'ha' });

@@ -6,7 +6,7 @@ import { runChaosSeed } from './chaos.ts';
 
 const SEEDS = 150;
 
-it(`single-node: converges after random node, component, etcd and partition faults (${SEEDS} seeds)`, { timeout: 300_000 }, async () => {
+it(`single-node: converges after random node, component, etcd and partition faults (${SEEDS} seeds)`, { timeout: 900_000 }, async () => {
   const failures: string[] = [];
   for (let seed = 1; seed <= SEEDS; seed++) {
     const r = await runChaosSeed(seed, { topology: 'single-node' });
