@@ -89,7 +89,7 @@ describe('managed topology: the cloud-controller-manager', () => {
     expect(await reasons(cluster, 'DeletedLoadBalancer')).toEqual(['Service/web: Deleted load balancer']);
   });
 
-  it('deleting a cloud instance removes its Node', { timeout: 180_000 }, async () => {
+  it('deleting a cloud instance removes its Node, and the Deployment runs its pods on the other nodes', { timeout: 180_000 }, async () => {
     const cluster = createCluster({ seed: 7, topology: 'managed', workers: 2 });
     expect((await cluster.kubectl('apply -f -', { stdin: APP })).exitCode).toBe(0);
     await cluster.advance(30_000);
@@ -104,6 +104,11 @@ describe('managed topology: the cloud-controller-manager', () => {
     expect((await cluster.kubectl('get node worker-1')).stderr).toBe('Error from server (NotFound): nodes "worker-1" not found\n');
     expect(await reasons(cluster, 'DeletingNode')).toEqual(['Node/worker-1: Deleting node worker-1 because it does not exist in the cloud provider']);
 
+    // pod garbage collection: the orphans' node stays missing for the 40 s quarantine, then they are force-deleted
+    await cluster.advance(90_000);
+    const after = await json<{ items: Pod[] }>(cluster, 'get pods -l app=web');
+    expect(after.items.filter((p) => onVictim.includes(p.metadata.name ?? ''))).toEqual([]);
+    expect(after.items.map((p) => `${p.spec?.nodeName} ${p.status?.phase}`)).toEqual(Array(4).fill('worker-2 Running'));
   });
 
   it('faults.deleteCloudInstance is an error in a topology without a cloud', { timeout: 60_000 }, async () => {

@@ -10,7 +10,7 @@ import { ContainerRuntime } from '../cri/index.ts';
 import { ClusterNetwork, startKubeProxy } from '../network/index.ts';
 import { startKubelet } from '../kubelet/index.ts';
 import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
-import { controllerManagerClientSuffixes, startControllerManager } from '../controllers/index.ts';
+import { ALL_CONTROLLERS, controllerManagerClientSuffixes, startControllerManager, type ControllerName } from '../controllers/index.ts';
 import { ADMIN_CREDENTIALS, type Component } from './control-plane.ts';
 import { startNodeLifecycleProcess } from './node-lifecycle.ts';
 import { nodeObject, podCIDR } from './nodes.ts';
@@ -26,8 +26,12 @@ const nodeCredentials = (node: string): RestCredentials => ({ clientCert: { comm
 const KUBE_PROXY_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-proxy' } };
 const SCHEDULER_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-scheduler' } };
 const KCM_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-controller-manager' } };
-/** Every client endpoint of a controller-manager incarnation (main + one per controller), so a partition cuts them all. */
-const KCM_CLIENT_SUFFIXES = controllerManagerClientSuffixes();
+/**
+ * The controllers kube-controller-manager runs: all of them, plus pod garbage collection in a
+ * managed cluster, where the cloud-controller-manager deletes the Nodes of deleted instances and
+ * podgc removes their pods (an opt-in controller here: see OPT_IN_CONTROLLERS).
+ */
+const kcmControllers = (plan: ClusterPlan): ControllerName[] => (plan.topology === 'managed' ? [...ALL_CONTROLLERS, 'podgc'] : [...ALL_CONTROLLERS]);
 
 export function startComponents(kernel: Kernel, plan: ClusterPlan, components: Map<string, Component>): ClusterComponents {
   const network = new ClusterNetwork(kernel.forkRng('network'));
@@ -120,9 +124,11 @@ function startControllerManagerOn(kernel: Kernel, plan: ClusterPlan, m: MachineP
   const kcm = `kube-controller-manager-${m.name}`;
   const kcmClient = clientOf(kcm, KCM_CREDENTIALS);
   const reconciler = plan.plugins.replicaSetReconciler;
-  startControllerManager(kernel, { name: kcm, restClient: kcmClient, ...(reconciler ? { replicaSetReconciler: reconciler } : {}) });
+  const controllers = kcmControllers(plan);
+  startControllerManager(kernel, { name: kcm, restClient: kcmClient, controllers, ...(reconciler ? { replicaSetReconciler: reconciler } : {}) });
   components.set(kcm, processComponent(kernel, kcm, m.name, 'kube-controller-manager', {
-    extraEndpoints: () => KCM_CLIENT_SUFFIXES.map((s) => `${kcmClient.options.name}.${kernel.process(kcm)?.incarnation ?? 0}.${s}`),
+    // every client endpoint of the incarnation (main + one per controller), so a partition cuts them all
+    extraEndpoints: () => controllerManagerClientSuffixes(controllers).map((s) => `${kcmClient.options.name}.${kernel.process(kcm)?.incarnation ?? 0}.${s}`),
   }));
   const nlc = `node-lifecycle-controller-${m.name}`;
   startNodeLifecycleProcess(kernel, {

@@ -6,6 +6,7 @@ export { BURST_REPLICAS } from './replicaset/index.ts';
 export type { ReplicaSetDecision, ReplicaSetReconciler, ReplicaSetSyncContext } from './replicaset/index.ts';
 export {
   ALL_CONTROLLERS,
+  OPT_IN_CONTROLLERS,
   CONTROLLER_SERVICE_ACCOUNTS,
   controllerManagerClientSuffixes,
   startControllerManager,
@@ -20,6 +21,7 @@ export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './expectations.
 export { slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './slow-start.ts';
 export { NodeLifecycleController, startNodeLifecycleController, planEviction, tryUpdateNodeHealth, NODE_MONITOR_GRACE_PERIOD_MS, NODE_MONITOR_PERIOD_MS, TAINT_NOT_READY, TAINT_UNREACHABLE } from './nodelifecycle/index.ts';
 export type { NodeLifecycleDeps, NodeLifecycleOptions, EvictionPlan, NodeHealth } from './nodelifecycle/index.ts';
+export { PodGCController, startPodGCController, missingNodes, terminatedPodsToDelete, GC_CHECK_PERIOD_MS, QUARANTINE_MS, TERMINATED_POD_GC_THRESHOLD, type PodGCControllerOptions } from './podgc/index.ts';
 export { EndpointSliceController, reconcileEndpointSlices, MAX_ENDPOINTS_PER_SLICE, type EndpointSliceControllerOptions, type SliceChanges } from './endpointslice/index.ts';
 export { GarbageCollector, DependencyGraph, decideAttemptToDelete, type GarbageCollectorOptions, type GcDecision } from './garbagecollector/index.ts';
 export { NamespaceController, type NamespaceControllerOptions } from './namespace/index.ts';

@@ -67,6 +67,14 @@ export const CONTROLLER_ROLES: { name: string; rules: PolicyRule[] }[] = [
     ],
   },
   {
+    name: `${PREFIX}pod-garbage-collector`,
+    rules: [
+      r(['delete', 'list', 'watch'], [''], ['pods']),
+      r(['get', 'list'], [''], ['nodes']),
+      r(['patch'], [''], ['pods/status']),
+    ],
+  },
+  {
     name: `${PREFIX}replicaset-controller`,
     rules: [
       r(['get', 'list', 'update', 'watch'], ['apps', 'extensions'], ['replicasets']),
