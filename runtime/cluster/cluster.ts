@@ -16,6 +16,7 @@ import type { SimulatedCloud } from '../cloud/index.ts';
 import { restoreEtcd, type RestoreEtcdOptions } from './restore.ts';
 import { kubectlTransport } from './kubectl-transport.ts';
 import { startComponents, type ClusterComponents } from './components.ts';
+import { staticPodSource } from './static-pods.ts';
 import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
 
 export interface CommandResult {
@@ -106,7 +107,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     });
 
   waitForControlPlane(plan, controlPlane, driveUntil);
-  const components = startComponents(kernel, plan, controlPlane.components);
+  const components = startComponents(kernel, plan, controlPlane.components,
+    (m) => (m.role === 'control-plane' && m.visible ? staticPodSource(kernel, plan, m, controlPlane) : undefined));
   // a deleted instance's machine stops like faults.stopNode (faults is defined below; this runs later)
   const cloud = createClusterCloud(kernel, plan, (name) => void faults.stopNode(name));
   if (cloud) startCloudControllerManagers(kernel, plan, cloud, controlPlane.components);

@@ -8,7 +8,7 @@ import type { Kernel } from '../kernel/index.ts';
 import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
 import { ContainerRuntime } from '../cri/index.ts';
 import { ClusterNetwork, startKubeProxy } from '../network/index.ts';
-import { startKubelet } from '../kubelet/index.ts';
+import { startKubelet, type StaticPodSource } from '../kubelet/index.ts';
 import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
 import { ALL_CONTROLLERS, controllerManagerClientSuffixes, startControllerManager, type ControllerName } from '../controllers/index.ts';
 import { ADMIN_CREDENTIALS, type Component } from './control-plane.ts';
@@ -33,11 +33,15 @@ const KCM_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kub
  */
 const kcmControllers = (plan: ClusterPlan): ControllerName[] => (plan.topology === 'managed' ? [...ALL_CONTROLLERS, 'podgc'] : [...ALL_CONTROLLERS]);
 
-export function startComponents(kernel: Kernel, plan: ClusterPlan, components: Map<string, Component>): ClusterComponents {
+export function startComponents(
+  kernel: Kernel, plan: ClusterPlan, components: Map<string, Component>,
+  /** The static pods of a control-plane machine's kubelet (kubeadm's manifests), when it has any. */
+  staticPodsOf?: (m: MachinePlan) => StaticPodSource | undefined,
+): ClusterComponents {
   const network = new ClusterNetwork(kernel.forkRng('network'));
   const runtimes = new Map<string, ContainerRuntime>();
   const clientOf = processClient(kernel, plan);
-  for (const m of plan.machines.filter((x) => x.visible)) startNodeComponents(kernel, m, network, runtimes, clientOf, components);
+  for (const m of plan.machines.filter((x) => x.visible)) startNodeComponents(kernel, m, network, runtimes, clientOf, components, staticPodsOf?.(m));
   for (const m of plan.machines.filter((x) => x.role === 'control-plane')) startControlPlaneComponents(kernel, plan, m, clientOf, components);
   return { network, runtimes };
 }
@@ -68,7 +72,7 @@ export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory 
 
 function startNodeComponents(
   kernel: Kernel, m: MachinePlan, network: ClusterNetwork, runtimes: Map<string, ContainerRuntime>,
-  clientOf: ClientFactory, components: Map<string, Component>,
+  clientOf: ClientFactory, components: Map<string, Component>, staticPods?: StaticPodSource,
 ): void {
   const newRuntime = (preloaded: string[]): ContainerRuntime => {
     const cri = new ContainerRuntime(kernel, { nodeName: m.name, rng: kernel.forkRng(`cri-${m.name}-${runtimes.size}`), preloadedImages: preloaded });
@@ -88,7 +92,7 @@ function startNodeComponents(
   const kubelet = `kubelet-${m.name}`;
   startKubelet(kernel, {
     nodeName: m.name, restClient: clientOf(kubelet, nodeCredentials(m.name)), cri, cni, nodeIP: m.internalIP,
-    initialNode: nodeObject(m, kernel.now()), processName: kubelet,
+    initialNode: nodeObject(m, kernel.now()), processName: kubelet, ...(staticPods ? { staticPods } : {}),
   });
   components.set(kubelet, processComponent(kernel, kubelet, m.name, 'kubelet', {
     // kill -9 of the whole machine: the kubelet's containers die with it, its images stay on disk

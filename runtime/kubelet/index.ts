@@ -12,3 +12,8 @@ export { computePodStatus, containerStatusOf, podPhase, podConditions, qosClass,
 export { HEALTHY_NODE_CONDITIONS, LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, kubeletConditions } from './node-agent.ts';
 export { shouldRestart } from './pod-workers.ts';
 export { probeFailureOutput } from './probes.ts';
+export {
+  CONFIG_HASH_ANNOTATION, CONFIG_MIRROR_ANNOTATION, CONFIG_SEEN_ANNOTATION, CONFIG_SOURCE_ANNOTATION, crashLoopBackoffMs, isMirrorPod,
+  mirrorPodOf, staticPodFromManifest, staticPodStatus, type StaticContainerState, type StaticPodManifest, type StaticPodSource,
+} from './static-pods.ts';
+export { PLEG_RELIST_PERIOD_MS } from './mirror-pods.ts';

@@ -10,8 +10,10 @@ import { SharedInformer, createEventRecorder, restListerWatcher, type EventRecor
 import type { ContainerRuntime } from '../cri/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
 import type { NodeCni } from '../network/index.ts';
+import { MirrorPods } from './mirror-pods.ts';
 import { startNodeAgent } from './node-agent.ts';
 import { PodWorkers } from './pod-workers.ts';
+import { isMirrorPod, type StaticPodSource } from './static-pods.ts';
 
 export interface KubeletOptions {
   nodeName: string;
@@ -25,6 +27,8 @@ export interface KubeletOptions {
   initialNode?: Node;
   /** Process name (default kubelet-<node>). */
   processName?: string;
+  /** --pod-manifest-path: the static pods of this node (kubeadm's control plane), and the runtime's view of them. */
+  staticPods?: StaticPodSource;
 }
 
 export function startKubelet(kernel: Kernel, options: KubeletOptions): SimProcess {
@@ -37,8 +41,14 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   const pods = new SharedInformer<Pod>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'pods', fieldSelector: `spec.nodeName=${o.nodeName}` }));
   const workers = new PodWorkers(ctx, { client: o.restClient, cri: o.cri, cni: o.cni, nodeIP: o.nodeIP, recorder, lister: pods.lister,
     ...(o.initialNode?.status?.allocatable ? { allocatable: o.initialNode.status.allocatable } : {}) });
+  const mirrors = o.staticPods && new MirrorPods(ctx, {
+    client: o.restClient, lister: pods.lister, synced: () => pods.hasSynced, source: o.staticPods, nodeName: o.nodeName, nodeIP: o.nodeIP,
+  });
+  // a mirror pod is the API server's picture of a static pod: the kubelet never runs it as a pod
   const sync = (pod: Pod): void => {
-    if (ctx.isLive()) workers.sync(`${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`);
+    if (!ctx.isLive()) return;
+    if (mirrors && isMirrorPod(pod)) return mirrors.mirrorChanged(pod.metadata.name ?? '');
+    workers.sync(`${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`);
   };
   pods.addEventHandler({
     onAdd: sync,
@@ -49,4 +59,5 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
     if (ctx.isLive()) workers.containerExited(info);
   });
   pods.start();
+  mirrors?.start();
 }

@@ -11,6 +11,7 @@ import { admitPod } from './admission.ts';
 import { formatPod, goDuration } from './format.ts';
 import { ProbeManager } from './probes.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
+import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
 
 export interface PodWorkersDeps {
   client: RestClient;
@@ -37,6 +38,8 @@ interface Worker {
   terminating: boolean;
   terminated: boolean;
   lastStatus: string;
+  /** Our last successful status write (to notice another writer's Ready=False). */
+  lastWrite?: WrittenStatus;
   statusInFlight: boolean;
   retryTimer?: { cancel(): void };
 }
@@ -74,6 +77,10 @@ export class PodWorkers {
       this.workers.set(key, w);
     }
     w.pod = pod;
+    if (overwrittenByOthers(pod, w.lastWrite)) {
+      w.lastStatus = '';
+      delete w.lastWrite;
+    }
     if (w.busy) {
       w.dirty = true;
       return;
@@ -313,7 +320,10 @@ export class PodWorkers {
     }, (res) => {
       if (!this.ctx.isLive()) return;
       w.statusInFlight = false;
-      if (res.code === 200) w.lastStatus = text;
+      if (res.code === 200) {
+        w.lastStatus = text;
+        w.lastWrite = { text, status, resourceVersion: (res.body as Pod).metadata.resourceVersion ?? '' };
+      }
       then?.();
       if (w.dirty && !w.busy && this.workers.has(w.key)) {
         w.dirty = false;
