@@ -27,3 +27,4 @@ export {
   type WorkerSpec,
 } from './cluster/index.ts';
 export type { TraceEvent } from './kernel/index.ts';
+export type { CloudInstance, CloudLoadBalancer, SimulatedCloud } from './cloud/index.ts';
