@@ -1,0 +1,61 @@
+// Child process of cluster-scale.bench.ts: boots one cluster size and brings its pods to Running,
+// printing one JSON line per stage so the parent can stop it at its wall-clock budget and still
+// report how far it got. Usage: scale-worker.ts <nodes> <pods>
+import { createCluster, type Cluster } from '../runtime/index.ts';
+
+const MB = 1024 * 1024;
+const STEP_MS = 5_000;
+const PER_DEPLOYMENT = 1_000;
+const REPORT_EVERY_WALL_MS = 10_000;
+
+const nodes = Number(process.argv[2]);
+const pods = Number(process.argv[3]);
+
+const deployment = (name: string, replicas: number): string => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: ${name} }
+spec:
+  replicas: ${replicas}
+  selector: { matchLabels: { app: ${name} } }
+  template:
+    metadata: { labels: { app: ${name} } }
+    spec:
+      containers:
+      - { name: app, image: 'nginx:1.27', resources: { requests: { cpu: 10m, memory: 16Mi } } }
+`;
+
+/** Containers of the benchmark's Deployments that run (add-on DaemonSet pods are not counted). */
+function runningAppContainers(cluster: Cluster): number {
+  let n = 0;
+  for (const r of cluster.internals.components.runtimes.values()) {
+    for (const c of r.listContainers()) if (c.state === 'running' && c.name === 'app') n++;
+  }
+  return n;
+}
+
+let peakHeap = 0;
+const t0 = performance.now();
+const report = (phase: string, extra: Record<string, number | string> = {}): void => {
+  const heap = process.memoryUsage().heapUsed;
+  peakHeap = Math.max(peakHeap, heap);
+  process.stdout.write(`${JSON.stringify({ phase, wallMs: Math.round(performance.now() - t0), heapMB: Math.round(heap / MB), peakHeapMB: Math.round(peakHeap / MB), ...extra })}\n`);
+};
+
+report('start');
+const cluster = createCluster({ seed: 2, topology: 'ha', workers: nodes, node: { pods: 110 } });
+const bootSimMs = cluster.now();
+report('booted', { bootSimMs });
+const start = cluster.now();
+for (let i = 0; i < pods / PER_DEPLOYMENT; i++) await cluster.kubectl('apply -f -', { stdin: deployment(`app-${i}`, PER_DEPLOYMENT) });
+report('applied', { simMs: cluster.now() - start });
+let running = 0;
+let lastReport = performance.now();
+while (running < pods) {
+  await cluster.advance(STEP_MS);
+  running = runningAppContainers(cluster);
+  if (performance.now() - lastReport > REPORT_EVERY_WALL_MS) {
+    lastReport = performance.now();
+    report('progress', { running, simMs: cluster.now() - start });
+  }
+}
+report('done', { running, simMs: cluster.now() - start });
