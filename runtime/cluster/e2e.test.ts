@@ -4,6 +4,8 @@
 // controller manager behind leader election.
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster, type WorkerSpec } from '../index.ts';
+import type { Pod } from '../api/index.ts';
+import { SharedInformer, restListerWatcher } from '../client/index.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON printed by kubectl, probed field by field
 type Json = Record<string, any>;
@@ -159,8 +161,8 @@ describe('the whole cluster', { timeout: 120_000 }, () => {
     expect(down.stderr).toMatch(/The connection to the server 192.168.49.2:8443 was refused - did you specify the right host or port\?/);
     await cluster.advance(60_000);
     const runtimes = cluster.internals.components.runtimes;
-    const running = [...runtimes.values()].flatMap((r) => r.listContainers()).filter((c) => c.state === 'running');
-    expect(running).toHaveLength(2); // the containers never needed the control plane
+    const running = [...runtimes.values()].flatMap((r) => r.listContainers()).filter((c) => c.state === 'running' && c.name === 'web');
+    expect(running).toHaveLength(2); // the containers never needed the control plane (add-on DaemonSets' containers aside)
     for (const c of ['kube-apiserver-cp-1', 'kube-controller-manager-cp-1', 'kube-scheduler-cp-1']) await cluster.faults.startComponent(c);
     await until(cluster, async () => (await readyReplicas(cluster, 'web')).valueOf() === 3, 120_000);
   });
@@ -254,6 +256,7 @@ data: { owner: drill }
     for (const cm of ['settings', 'flags']) await ok(cluster, 'apply -f -', configMap(cm));
     await ok(cluster, 'apply -f -', configMap('team-settings', 'team'));
     await until(cluster, async () => (await readyReplicas(cluster, 'web')) === 2, 60_000);
+    const informerLog = watchPods(cluster);
     expect((await cluster.etcdctl('snapshot save /backup.db')).stdout).toBe('Snapshot saved at /backup.db\n');
     // the damage: a Deployment, ConfigMaps and a namespace deleted, an object created after the snapshot
     await ok(cluster, 'delete deployment web');
@@ -264,11 +267,23 @@ data: { owner: drill }
     const restored = await cluster.faults.restoreEtcd('/backup.db');
     expect(restored.stderr).toBe('');
     expect(restored.stdout).toContain('--bump-revision 1000000000 --mark-compacted');
+    const relistedAt = informerLog.length;
     // the restored Deployment's status still says 2/2 (it is the snapshot's): wait for the
     // containers too, which the kubelet starts again once it relists and sees the pods back
     const readyAfterMs = await until(cluster, async () => runningWeb(cluster).length === 2
       && /^web +2\/2 +2 +2 /m.test((await cluster.kubectl('get deploy web')).stdout), 120_000);
+    // a watcher like every controller's: it resumed from its old resourceVersion, got 410 Gone, relisted
+    expect(informerLog.slice(relistedAt).filter((l) => /^watch expired|^list$/.test(l))).toEqual([
+      expect.stringMatching(/^watch expired \(too old resource version: \d+ \(1000000\d{3}\)\): relisting$/), 'list']);
     return { cluster, readyAfterMs, hash: cluster.traceHash() };
+  }
+
+  /** A pod informer of our own; returns its reflector's log lines. */
+  function watchPods(cluster: Cluster): string[] {
+    const log: string[] = [];
+    const lw = restListerWatcher<Pod>(cluster.internals.restClient('drill-observer'), { group: '', resource: 'pods' });
+    new SharedInformer<Pod>(cluster.internals.kernel, lw, { onLog: (l) => log.push(l) }).start();
+    return log;
   }
 
   const runningWeb = (cluster: Cluster) => [...cluster.internals.components.runtimes.values()]
