@@ -16,6 +16,7 @@ import {
 } from '../../client/index.ts';
 import type { TimerHandle } from '../../kernel/index.ts';
 import { TAINT_EVICTION_REASON, planEviction } from './eviction.ts';
+import { NODE_NOT_READY_POD_EVENT, notReadyConditions } from './pods-not-ready.ts';
 import { NODE_MONITOR_PERIOD_MS, tryUpdateNodeHealth, type NodeHealth } from './health.ts';
 import {
   TAINT_NOT_READY,
@@ -71,6 +72,8 @@ export class NodeLifecycleController {
   readonly pods: SharedInformer<Pod>;
   private readonly health = new Map<string, NodeHealth>();
   private readonly evictions = new Map<string, ScheduledEviction>();
+  /** Nodes whose MarkPodsNotReady must be tried again (upstream nodesToRetry). */
+  private readonly podsToRetry = new Set<string>();
   private monitorTimer: TimerHandle | undefined;
   private lastNoExecuteTaintMs = -Infinity;
   private stopped = false;
@@ -132,12 +135,40 @@ export class NodeLifecycleController {
         if (r.observedReady?.status === 'True' && r.currentReady?.status !== 'True') {
           // RecordNodeStatusChange, once per transition
           this.d.recorder.eventf(nodeRef(node), 'Normal', 'NodeNotReady', 'Node %s status is now: %s', name, 'NodeNotReady');
+          this.markPodsNotReady(name, now);
         }
         continue;
+      }
+      if (this.podsToRetry.has(name) && r.currentReady?.status !== 'True') {
+        // nodesToRetry: a write of MarkPodsNotReady failed in an earlier pass
+        this.markPodsNotReady(name, now);
       }
       this.reconcileNodeTaints(node, r.observedReady, now, nowMs);
     }
     for (const name of [...this.health.keys()]) if (!seen.has(name)) this.health.delete(name);
+  }
+
+  /** MarkPodsNotReady: Ready=False on every pod of the node, each write guarded by the cached resourceVersion. */
+  private markPodsNotReady(nodeName: string, now: string): void {
+    this.podsToRetry.delete(nodeName);
+    for (const pod of this.pods.lister.list((p) => p.spec.nodeName === nodeName)) {
+      const conditions = notReadyConditions(pod, nodeName, now);
+      if (!conditions) continue;
+      const key = podKey(pod);
+      this.d.client.request({
+        verb: 'patch', group: '', resource: 'pods', namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name ?? '', subresource: 'status',
+        patchType: 'application/merge-patch+json', body: { metadata: { resourceVersion: pod.metadata.resourceVersion }, status: { conditions } },
+      }, (res) => {
+        if (res.code === 404 || !this.live()) return; // already gone: nothing left to do
+        if (res.code !== 200) {
+          this.podsToRetry.add(nodeName);
+          return this.logFailure(res, `marking pod ${key} not ready`);
+        }
+        // recorded after the write, so the pod still exists
+        const e = NODE_NOT_READY_POD_EVENT;
+        this.d.recorder.eventf(podRef(pod), e.type, e.reason, '%s', e.message);
+      });
+    }
   }
 
   private reconcileNodeTaints(node: Node, ready: Parameters<typeof desiredNoExecuteTaints>[1], now: string, nowMs: number): void {

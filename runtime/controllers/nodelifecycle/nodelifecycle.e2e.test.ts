@@ -58,7 +58,9 @@ describe('node lifecycle controller', () => {
     ]);
     expect(silent.spec?.taints?.find((t) => t.effect === 'NoExecute')?.timeAdded).toBeDefined();
     expect((await node(cluster, 'worker-1')).spec?.taints).toBeUndefined();
-    expect((await events(cluster, 'NodeNotReady')).map((e) => e.message)).toEqual(['Node worker-2 status is now: NodeNotReady']);
+    // one event on the node, and MarkPodsNotReady's on the pod
+    expect((await events(cluster, 'NodeNotReady')).map((e) => `${e.involvedObject.kind}: ${e.message}`).sort()).toEqual(['Node: Node worker-2 status is now: NodeNotReady', 'Pod: Node is not ready']);
+    expect((JSON.parse((await cluster.kubectl('get pod web -o json')).stdout) as Pod).status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
     const taintedMs = cluster.now() - stopMs;
     expect(taintedMs).toBeLessThan(80_000);
 
@@ -82,5 +84,31 @@ describe('node lifecycle controller', () => {
     await cluster.advance(30_000);
     expect((await node(cluster, 'worker-2')).status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
     expect((await node(cluster, 'worker-2')).spec?.taints ?? []).toEqual([]);
+  });
+
+  it('MarkPodsNotReady: the pods of a stopped node turn not ready after the grace period, and their endpoints with them', { timeout: 120_000 }, async () => {
+    const cluster = createCluster({ seed: 4, workers: 2 });
+    const web = (node: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-${node}\n  labels:\n    app: web\nspec:\n  nodeName: ${node}\n  containers:\n  - name: app\n    image: nginx\n`;
+    const svc = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n';
+    for (const doc of [web('worker-1'), web('worker-2'), svc]) expect((await cluster.kubectl('apply -f -', { stdin: doc })).exitCode).toBe(0);
+    await cluster.advance(15_000);
+    const endpoints = async (): Promise<Record<string, boolean | undefined>> => {
+      const slices = JSON.parse((await cluster.kubectl('get endpointslices -l kubernetes.io/service-name=web -o json')).stdout) as
+        { items: { endpoints?: { targetRef?: { name: string }; conditions?: { ready?: boolean } }[] }[] };
+      return Object.fromEntries(slices.items.flatMap((s) => s.endpoints ?? []).map((e) => [e.targetRef?.name ?? '', e.conditions?.ready]));
+    };
+    const ready = async (pod: string): Promise<string | undefined> =>
+      (JSON.parse((await cluster.kubectl(`get pod ${pod} -o json`)).stdout) as Pod).status?.conditions?.find((c) => c.type === 'Ready')?.status;
+    expect(await endpoints()).toEqual({ 'web-worker-1': true, 'web-worker-2': true });
+
+    await cluster.faults.stopNode('worker-2');
+    await cluster.advance(40_000); // inside the 50 s grace period: nothing changes yet
+    expect(await ready('web-worker-2')).toBe('True');
+    await cluster.advance(30_000);
+    expect(await ready('web-worker-2')).toBe('False');
+    expect(await ready('web-worker-1')).toBe('True');
+    expect(await endpoints()).toEqual({ 'web-worker-1': true, 'web-worker-2': false });
+    const evs = (await events(cluster, 'NodeNotReady')).filter((e) => e.involvedObject.kind === 'Pod');
+    expect(evs.map((e) => `${e.type} ${e.involvedObject.name}: ${e.message}`)).toEqual(['Warning web-worker-2: Node is not ready']);
   });
 });
