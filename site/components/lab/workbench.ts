@@ -9,6 +9,8 @@ import type { SaveResult } from '../../lib/progress/persist.ts';
 import { ProgressStore } from '../../lib/progress/store.ts';
 import type { LabEditor } from './monaco-editor.ts';
 import { ResultsView } from './results-view.ts';
+import { CLUSTER_SEED, runInCluster, type ClusterProgress, type ClusterRunnerResult } from './run-in-cluster-client.ts';
+import { clusterSummary, renderClusterComparison } from './run-in-cluster-view.ts';
 
 export interface WorkbenchData {
   slug: string;
@@ -77,8 +79,22 @@ export class Workbench {
         void this.act('grade');
       }
     });
+    // Alt+Enter (Option+Enter): Run in cluster, also from inside the editor (Monaco binds Alt+Enter
+    // only in its find widget, which keeps it), so listen in the capture phase.
+    document.addEventListener('keydown', (event) => {
+      const inFindWidget = event.target instanceof Element && event.target.closest('.find-widget') !== null;
+      if (event.key === 'Enter' && event.altKey && !event.ctrlKey && !event.metaKey && !inFindWidget && this.hasAction('cluster')) {
+        event.preventDefault();
+        event.stopPropagation();
+        void this.act('cluster');
+      }
+    }, { capture: true });
     addEventListener('pagehide', () => this.autosave.flush());
     document.addEventListener('visibilitychange', () => this.autosave.flush());
+  }
+
+  private hasAction(action: string): boolean {
+    return this.buttons.some((button) => button.dataset.labAction === action);
   }
 
   private editorHasFocus(): boolean {
@@ -94,10 +110,12 @@ export class Workbench {
     else if (action === 'grade') await this.run('hidden');
     else if (action === 'reset') this.resetToStarter();
     else if (action === 'solution') await this.showSolution();
+    else if (action === 'cluster') await this.runInCluster();
   }
 
   /** Loads Monaco (called after first paint), then swaps it in for the static code. */
   async loadEditor(): Promise<void> {
+    this.grading.warm(); // the grading worker boots on its own thread while Monaco loads
     const { createLabEditor } = await import('./monaco-editor.ts');
     const container = byId('lab-editor');
     this.editor = createLabEditor(container, this.data.slug, this.currentCode(), `${this.data.title}: your code (TypeScript)`);
@@ -109,7 +127,6 @@ export class Workbench {
     (window as unknown as { __labEditor: unknown }).__labEditor = this.editor.editor;
     document.body.dataset.editorReady = 'true';
     performance.mark('lab-editor-ready');
-    this.grading.warm();
   }
 
   private setRunning(running: boolean): void {
@@ -147,6 +164,47 @@ export class Workbench {
     }
     (window as unknown as { __labLastResults: LabResults }).__labLastResults = results;
     document.body.dataset.gradeState = 'done';
+  }
+
+  /** Your code and the reference in two live clusters on the same seed, shown side by side. */
+  private async runInCluster(): Promise<void> {
+    if (this.running) return;
+    this.autosave.flush();
+    const source = this.currentCode();
+    const status = byId('lab-cluster-status');
+    const problem = byId('lab-cluster-problem');
+    const region = byId('lab-cluster-region');
+    this.setRunning(true);
+    region.setAttribute('aria-busy', 'true');
+    document.body.dataset.clusterState = 'running';
+    problem.hidden = true;
+    status.textContent = `Running your code and the reference in two simulated clusters (seed ${CLUSTER_SEED})…`;
+    const showProgress = (p: ClusterProgress) => {
+      status.textContent = `Running in cluster (seed ${CLUSTER_SEED}). Your code: ${p.learner ?? 'starting'}. Reference: ${p.reference ?? 'starting'}.`;
+    };
+    let result: ClusterRunnerResult;
+    try {
+      result = await runInCluster(this.data.slug, source, showProgress);
+    } finally {
+      this.setRunning(false);
+      region.setAttribute('aria-busy', 'false');
+    }
+    this.showClusterResult(result, status, problem);
+    (window as unknown as { __labClusterResult: ClusterRunnerResult }).__labClusterResult = result;
+    document.body.dataset.clusterState = 'done';
+  }
+
+  private showClusterResult(result: ClusterRunnerResult, status: HTMLElement, problem: HTMLElement): void {
+    const container = byId('lab-cluster-result');
+    if (result.kind === 'compared') {
+      status.textContent = clusterSummary(result.result);
+      renderClusterComparison(container, result.result);
+      return;
+    }
+    container.replaceChildren();
+    status.textContent = result.kind === 'hung' ? 'Run in cluster: your code timed out.' : 'Run in cluster: your code could not run.';
+    problem.textContent = result.message;
+    problem.hidden = false;
   }
 
   private resetToStarter(): void {
