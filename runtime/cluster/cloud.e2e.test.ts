@@ -111,6 +111,29 @@ describe('managed topology: the cloud-controller-manager', () => {
     expect(after.items.map((p) => `${p.spec?.nodeName} ${p.status?.phase}`)).toEqual(Array(4).fill('worker-2 Running'));
   });
 
+  it('a stopped (not deleted) machine gets the shutdown taint, lifted when it is back; a CCM leader crash hands over', { timeout: 180_000 }, async () => {
+    const cluster = createCluster({ seed: 10, topology: 'managed', workers: 2 });
+    const taintsOf = async (name: string): Promise<string[]> =>
+      ((await json<Node>(cluster, `get node ${name}`)).spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort();
+    await cluster.faults.stopNode('worker-2');
+    await cluster.advance(70_000);
+    expect(await taintsOf('worker-2')).toEqual([
+      'node.cloudprovider.kubernetes.io/shutdown:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule',
+    ]);
+    await cluster.faults.startNode('worker-2');
+    await cluster.advance(30_000);
+    expect(await taintsOf('worker-2')).toEqual([]);
+
+    const holder = (await cluster.kubectl('get lease cloud-controller-manager -n kube-system -o jsonpath={.spec.holderIdentity}')).stdout.split('_')[0]!;
+    await cluster.faults.stopComponent(holder);
+    expect((await cluster.kubectl('apply -f -', { stdin: APP })).exitCode).toBe(0);
+    await cluster.advance(40_000); // the Lease (15 s) runs out, another replica takes over and ensures the load balancer
+    const next = (await cluster.kubectl('get lease cloud-controller-manager -n kube-system -o jsonpath={.spec.holderIdentity}')).stdout;
+    expect(next).toMatch(/^cloud-controller-manager-managed-cp-\d_/);
+    expect(next.startsWith(`${holder}_`)).toBe(false);
+    expect((await cluster.kubectl('get svc web')).stdout).toMatch(/\nweb +LoadBalancer +10\.\S+ +203\.0\.113\.1 +80/);
+  });
+
   it('faults.deleteCloudInstance is an error in a topology without a cloud', { timeout: 60_000 }, async () => {
     const cluster = createCluster({ seed: 8 });
     await expect(cluster.faults.deleteCloudInstance('cp-1')).rejects.toThrow('a single-node cluster has no cloud provider (its machines are not cloud instances): use topology "managed"');
