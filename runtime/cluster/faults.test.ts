@@ -99,14 +99,16 @@ describe('etcd quorum', { timeout: 60_000 }, () => {
     const leader = cluster.internals.controlPlane.etcd.leader()!;
     const leaderNode = leader.replace('etcd-', '');
     const others = ['cp-1', 'cp-2', 'cp-3'].filter((n) => n !== leaderNode);
-    const { acked } = writeStream(cluster, 200, 410, () => void cluster.faults.partition([[leaderNode], others]));
+    // 400 writes over 8 s: the load balancer needs two failed /readyz checks 2 s apart (HAProxy
+    // `fall 2`) to stop sending to the cut-off replica; the writes sent to it before then time out
+    const { acked } = writeStream(cluster, 400, 410, () => void cluster.faults.partition([[leaderNode], others]));
     await cluster.faults.heal();
     await cluster.advance(5_000);
     const stored = await storedConfigMaps(cluster);
     for (const name of acked) expect(stored).toContain(name);
     // the majority side elected a leader and took writes to the end: the load balancer stopped
     // sending requests to the cut-off replica once its /readyz etcd check failed
-    expect(acked).toContain('cm-199');
+    expect(acked).toContain('cm-399');
   });
 });
 
