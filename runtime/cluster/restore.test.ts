@@ -8,6 +8,8 @@ describe('faults.restoreEtcd', { timeout: 60_000 }, () => {
     const cluster = createCluster({ seed: 71 });
     const r = await cluster.faults.restoreEtcd('/nope.db');
     expect(r).toEqual({ stdout: '', stderr: 'Error: open /nope.db: no such file or directory\n', exitCode: 1 });
+    cluster.internals.files.set('/not-a-snapshot.db', 'hello');
+    expect((await cluster.faults.restoreEtcd('/not-a-snapshot.db')).stderr).toBe('Error: snapshot file is invalid: not a snapshot file\n');
     expect((await cluster.kubectl('create namespace still-up')).exitCode).toBe(0);
   });
 

@@ -12,6 +12,7 @@
 // version the bumped, compacted revision answers "410 Gone", so they relist and see the restored
 // state (objects deleted after the snapshot come back, objects created after it are gone); pods
 // still running on their nodes are recognised by UID and adopted, not started twice.
+import { decodeSnapshotFile } from '../etcd/index.ts';
 import type { Cluster, CommandResult } from './cluster.ts';
 
 export interface RestoreEtcdOptions {
@@ -40,7 +41,11 @@ export async function restoreEtcd(cluster: Cluster, file: string, o: RestoreEtcd
   const { controlPlane, plan, files, driveUntil } = cluster.internals;
   const out: string[] = [];
   const fail = (message: string): CommandResult => ({ stdout: out.join(''), stderr: message, exitCode: 1 });
-  if (!files.has(file)) return fail(`Error: open ${file}: no such file or directory\n`);
+  if (plan.topology === 'managed') return fail('Error: etcd is run by the cloud provider in a managed cluster and is not reachable from here\n');
+  const data = files.get(file);
+  if (data === undefined) return fail(`Error: open ${file}: no such file or directory\n`);
+  const checked = decodeSnapshotFile(data); // before anything is stopped
+  if (!checked.ok) return fail(`Error: ${checked.error.message}\n`);
   const bump = o.bumpRevision ?? DEFAULT_BUMP_REVISION;
   const token = o.clusterToken ?? `kubernetes-etcd-restore-${restoreCount(files) + 1}`; // a new token: a new cluster ID
 
