@@ -60,17 +60,19 @@ export class Trace {
     if (!this.enabled) return;
     const d = this.detail ? detail : '';
     this.total++;
-    const high = Math.floor(timeMs / TWO_POW_32);
-    this.mixUnit(high >>> 16);
-    this.mixUnit(high & 0xffff);
+    if (timeMs >= TWO_POW_32) {
+      const high = Math.floor(timeMs / TWO_POW_32);
+      this.mixUnit(high >>> 16);
+      this.mixUnit(high & 0xffff);
+    } else {
+      this.mixUnit(0);
+      this.mixUnit(0);
+    }
     this.mixUnit(timeMs >>> 16);
     this.mixUnit(timeMs & 0xffff);
-    this.mixString(kind);
-    this.mixUnit(9);
-    this.mixString(actor);
-    this.mixUnit(9);
-    this.mixString(d);
-    this.mixUnit(10);
+    this.mixString(kind, 9);
+    this.mixString(actor, 9);
+    this.mixString(d, 10);
     if (this.capacity === 0 && this.listeners.length === 0) return;
     const ev: TraceEvent = { timeMs, kind, actor, detail: d };
     this.keep(ev);
@@ -106,12 +108,15 @@ export class Trace {
     this.ringStart = (this.ringStart + 1) % this.capacity;
   }
 
-  /** mixUnit over every UTF-16 unit of `s`, with the state in locals (the hottest loop of a run). */
-  private mixString(s: string): void {
+  /**
+   * mixUnit over every UTF-16 unit of `s`, then over `separator`, with the state in locals (the
+   * hottest loop of a run).
+   */
+  private mixString(s: string, separator: number): void {
     let lo = this.hashLo;
     let hi = this.hashHi;
-    for (let i = 0; i < s.length; i++) {
-      const x = (lo ^ s.charCodeAt(i)) >>> 0;
+    for (let i = 0; i <= s.length; i++) {
+      const x = (lo ^ (i < s.length ? s.charCodeAt(i) : separator)) >>> 0;
       const loProduct = x * 435;
       hi = (Math.imul(hi, 435) + ((loProduct / TWO_POW_32) | 0) + (x << 8)) >>> 0;
       lo = loProduct >>> 0;

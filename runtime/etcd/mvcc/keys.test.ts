@@ -48,4 +48,11 @@ describe('inRange and rangesOverlap', () => {
     expect(utf8Length('€')).toBe(3);
     expect(utf8Length('\u{1f600}')).toBe(4);
   });
+
+  it('counts long values (remembered ones) the same, every time', () => {
+    const long = `{"name":"${'é€a\u{1f600}'.repeat(200)}"}`;
+    const expected = 11 + 200 * (2 + 3 + 1 + 4);
+    expect([utf8Length(long), utf8Length(long), utf8Length(long.slice(0, -2) + '"}')]).toEqual([expected, expected, expected]);
+    expect(utf8Length('a'.repeat(5000))).toBe(5000);
+  });
 });

@@ -61,6 +61,23 @@ export function rangesOverlap(aKey: string, aEnd: string | undefined, bKey: stri
 
 /** Bytes a string takes in UTF-8 (for size limits and the DB size estimate). */
 export function utf8Length(s: string): number {
+  if (s.length < MEMO_MIN_CHARS) return countUtf8(s);
+  // Every member sizes the same value string (one object, shared through the parsed proposal) for
+  // the request-size check, on apply and again on compaction: count a long one once.
+  let n = lengthMemo.get(s);
+  if (n === undefined) {
+    n = countUtf8(s);
+    lengthMemo.set(s, n);
+    if (lengthMemo.size > MEMO_MAX_ENTRIES) lengthMemo.delete(lengthMemo.keys().next().value!);
+  }
+  return n;
+}
+
+const MEMO_MIN_CHARS = 256;
+const MEMO_MAX_ENTRIES = 1024;
+const lengthMemo = new Map<string, number>();
+
+function countUtf8(s: string): number {
   let bytes = 0;
   for (let i = 0; i < s.length; i++) {
     const unit = s.charCodeAt(i);
