@@ -10,6 +10,7 @@ import { RestClient, type RestCredentials, type RestHost } from '../client/index
 import { runEtcdctl, runKubectl } from '../cli/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
 import { ADMIN_CREDENTIALS, startControlPlane, type ControlPlane } from './control-plane.ts';
+import { bootAddons } from './addons.ts';
 import { expandPartition } from './faults.ts';
 import { assertInstanceExists, createClusterCloud, requireCloud, startCloudControllerManagers, waitForCloudInitialization } from './cloud.ts';
 import type { SimulatedCloud } from '../cloud/index.ts';
@@ -116,6 +117,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   if (!waitForCloudInitialization(plan, restClient('cloud-init-wait'), driveUntil, kernel, BOOT_TIMEOUT_MS)) {
     throw new Error('invariant violated: the cloud-controller-manager initialized every node within two simulated minutes');
   }
+  bootAddons({
+    client: restClient('kubeadm-addons'), driveUntil, every: (ms, fn) => kernel.every(ms, fn), record: (k, a, d) => kernel.record(k, a, d),
+    nodes: plan.machines.filter((m) => m.visible).length, waitForPods: plan.components.controllerManager && plan.components.scheduler,
+  });
 
   const kubectlClient = restClient('kubectl', { timeoutMs: 60_000 });
   const transport = kubectlTransport(kubectlClient);

@@ -264,14 +264,15 @@ data: { owner: drill }
     await ok(cluster, 'delete namespace team');
     await ok(cluster, 'apply -f -', configMap('after-the-snapshot'));
     await until(cluster, async () => (await pods(cluster, 'web')).length === 0, 60_000);
+    const relistedAt = informerLog.length; // the watcher may relist while the restore runs
     const restored = await cluster.faults.restoreEtcd('/backup.db');
     expect(restored.stderr).toBe('');
     expect(restored.stdout).toContain('--bump-revision 1000000000 --mark-compacted');
-    const relistedAt = informerLog.length;
     // the restored Deployment's status still says 2/2 (it is the snapshot's): wait for the
     // containers too, which the kubelet starts again once it relists and sees the pods back
     const readyAfterMs = await until(cluster, async () => runningWeb(cluster).length === 2
-      && /^web +2\/2 +2 +2 /m.test((await cluster.kubectl('get deploy web')).stdout), 120_000);
+      && /^web +2\/2 +2 +2 /m.test((await cluster.kubectl('get deploy web')).stdout)
+      && informerLog.slice(relistedAt).includes('list'), 120_000); // and our watcher is back (its back-off may outlast the pods)
     // a watcher like every controller's: it resumed from its old resourceVersion, got 410 Gone, relisted
     expect(informerLog.slice(relistedAt).filter((l) => /^watch expired|^list$/.test(l))).toEqual([
       expect.stringMatching(/^watch expired \(too old resource version: \d+ \(1000000\d{3}\)\): relisting$/), 'list']);

@@ -44,7 +44,8 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect(node.status.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
     expect(node.status.conditions.find((c: { type: string }) => c.type === 'Ready').status).toBe('True');
     expect((await cluster.kubectl('get nodes')).stdout).toBe(
-      'NAME   STATUS   ROLES           AGE   VERSION\ncp-1   Ready    control-plane   0s    v1.33.0\n',
+      // 2s: boot waits for the kube-proxy and kindnet DaemonSet pods after the node registers
+      'NAME   STATUS   ROLES           AGE   VERSION\ncp-1   Ready    control-plane   2s    v1.33.0\n',
     );
   });
 
@@ -96,8 +97,8 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect((await cluster.kubectl('get rs frontend')).stdout).toBe('NAME       DESIRED   CURRENT   READY   AGE\nfrontend   3         3         0       2m\n');
     expect((await cluster.kubectl('get pod frontend nginx')).stdout).toBe([
       'NAME       READY   STATUS             RESTARTS   AGE',
-      'frontend   0/2     ImagePullBackOff   0          2m',
-      'nginx      1/1     Running            0          2m',
+      'frontend   0/2     ImagePullBackOff   0          2m1s',
+      'nginx      1/1     Running            0          2m1s',
       '',
     ].join('\n'));
     const svc = await json(cluster, 'get svc my-service');
@@ -134,7 +135,7 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     const r = await cluster.kubectl('get --raw /metrics');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('# TYPE apiserver_request_duration_seconds histogram');
-    expect(r.stdout).toMatch(/apiserver_request_duration_seconds_count\{[^}]*resource="pods",scope="namespace",subresource="",verb="POST",version="v1"\} 14/); // 3 by kubectl, 6 by the ReplicaSet controller, 1 invalid, 4 mirror pods by the kubelet
+    expect(r.stdout).toMatch(/apiserver_request_duration_seconds_count\{[^}]*resource="pods",scope="namespace",subresource="",verb="POST",version="v1"\} 16/); // 3 by kubectl, 6 by the ReplicaSet controller, 1 invalid, 4 mirror pods by the kubelet, 2 by the DaemonSet controller (kube-proxy, kindnet)
   });
 });
 
@@ -143,12 +144,12 @@ describe('topologies', { timeout: 60_000 }, () => {
     const cluster = createCluster({ topology: 'ha', seed: 3 });
     expect((await cluster.kubectl('get nodes')).stdout).toBe([
       'NAME       STATUS   ROLES           AGE   VERSION',
-      'cp-1       Ready    control-plane   0s    v1.33.0',
-      'cp-2       Ready    control-plane   0s    v1.33.0',
-      'cp-3       Ready    control-plane   0s    v1.33.0',
-      'worker-1   Ready    <none>          0s    v1.33.0',
-      'worker-2   Ready    <none>          0s    v1.33.0',
-      'worker-3   Ready    <none>          0s    v1.33.0',
+      'cp-1       Ready    control-plane   2s    v1.33.0',
+      'cp-2       Ready    control-plane   2s    v1.33.0',
+      'cp-3       Ready    control-plane   2s    v1.33.0',
+      'worker-1   Ready    <none>          2s    v1.33.0',
+      'worker-2   Ready    <none>          2s    v1.33.0',
+      'worker-3   Ready    <none>          2s    v1.33.0',
       '',
     ].join('\n'));
     const cp = await json(cluster, 'get node cp-2');

@@ -60,6 +60,7 @@ const KNOWN: KnownImage[] = [
   { repo: 'registry.k8s.io/kube-scheduler', sizeBytes: 20_700_000, logs: ['"Serving securely on 127.0.0.1:10259"'] },
   { repo: 'registry.k8s.io/kube-proxy', sizeBytes: 30_900_000, logs: ['"Using iptables Proxier"'] },
   { repo: 'registry.k8s.io/coredns/coredns', sizeBytes: 18_600_000, logs: ['CoreDNS-1.12.0'] },
+  { repo: 'docker.io/kindest/kindnetd', sizeBytes: 35_700_000, logs: ['"setting mtu 1500 for CNI"', '"Handling node with IPs"', '"handling current node"'] },
 ];
 
 /** docker.io/library/nginx:latest from "nginx"; tags default to latest, digests are kept. */

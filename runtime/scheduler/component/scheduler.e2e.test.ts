@@ -17,6 +17,9 @@ function withScheduler(seed: number, config?: object): { cluster: Cluster; sched
     resultClient: restClient('kube-scheduler-simulator'),
     ...(config ? { config } : {}),
   });
+  // the kube-proxy and kindnet DaemonSet pods wait for this scheduler: let them land first, so
+  // their binding and start-up events are over before a test's own pods arrive
+  cluster.internals.kernel.runFor(20_000);
   return { cluster, scheduler };
 }
 

@@ -44,20 +44,24 @@ function editEach(
           return next();
         }
         const namespace = ctx.namespaceFor(g.info, o);
-        ctx.request(
-          {
-            verb: 'update',
-            resource: gvr(g.info),
-            namespace,
-            name: o.metadata.name,
-            body: result.object,
-          },
-          (res) => {
+        const target = { resource: gvr(g.info), namespace, name: o.metadata.name };
+        // real kubectl sends these edits as patches, which never conflict: on 409 Conflict
+        // (a controller wrote the object meanwhile), read it again and redo the edit
+        const put = (body: KubeObject, retries: number): void =>
+          ctx.request({ verb: 'update', ...target, body }, (res) => {
+            if (!res.ok && res.status.code === 409 && retries > 0) {
+              return ctx.request({ verb: 'get', ...target }, (fresh) => {
+                const again = fresh.ok ? edit(fresh.body as KubeObject, g) : undefined;
+                if (again?.ok) return put(again.object, retries - 1);
+                ctx.statusError(res.status);
+                next();
+              });
+            }
             if (res.ok) ctx.out(line);
             else ctx.statusError(res.status);
             next();
-          },
-        );
+          });
+        put(result.object, 3);
       },
       done,
     );

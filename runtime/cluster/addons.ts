@@ -1,0 +1,213 @@
+// The cluster addons kubeadm and kind install at bootstrap: kube-proxy and the CNI agent
+// (kindnet) as DaemonSets in kube-system, with the service accounts and RBAC they run as.
+// mirrors cmd/kubeadm/app/phases/addons/proxy/manifests.go (the kube-proxy DaemonSet, its
+// ConfigMap, ServiceAccount and the kubeadm:node-proxier binding) and kind's
+// pkg/build/nodeimage/const_cni.go (the kindnet manifest).
+//
+// These pods are the VISIBLE FACE of the kube-proxy processes and the CNI that runtime/network
+// already simulates on every machine (components.ts starts them outside any pod, so Services and
+// pod IPs work even when the addon pods are gone). The pods do not drive that simulation: deleting
+// one shows the DaemonSet controller recreating it, but does not stop Service routing.
+import type { ClusterRole, ClusterRoleBinding, DaemonSet, KubeObject } from '../api/index.ts';
+import type { RestClient } from '../client/index.ts';
+
+export const KUBE_PROXY_IMAGE = 'registry.k8s.io/kube-proxy:v1.31.0';
+export const KINDNET_IMAGE = 'docker.io/kindest/kindnetd:v20240813-c6f155d6';
+const NS = 'kube-system';
+const POD_SUBNET = '10.244.0.0/16';
+
+const serviceAccount = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: NS } });
+
+const kubeProxyConfig = `apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clusterCIDR: ${POD_SUBNET}
+mode: iptables
+`;
+
+/** kubeadm's kube-proxy DaemonSet: hostNetwork, system-node-critical, tolerates every taint. */
+export function kubeProxyDaemonSet(): DaemonSet {
+  const labels = { 'k8s-app': 'kube-proxy' };
+  return {
+    apiVersion: 'apps/v1', kind: 'DaemonSet',
+    metadata: { name: 'kube-proxy', namespace: NS, labels: { ...labels } },
+    spec: {
+      selector: { matchLabels: { ...labels } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+      template: {
+        metadata: { labels: { ...labels } },
+        spec: {
+          priorityClassName: 'system-node-critical',
+          hostNetwork: true,
+          serviceAccountName: 'kube-proxy',
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          tolerations: [{ operator: 'Exists' }],
+          containers: [{
+            name: 'kube-proxy',
+            image: KUBE_PROXY_IMAGE,
+            imagePullPolicy: 'IfNotPresent',
+            command: ['/usr/local/bin/kube-proxy', '--config=/var/lib/kube-proxy/config.conf', '--hostname-override=$(NODE_NAME)'],
+            env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+            securityContext: { privileged: true },
+            volumeMounts: [
+              { name: 'kube-proxy', mountPath: '/var/lib/kube-proxy' },
+              { name: 'xtables-lock', mountPath: '/run/xtables.lock' },
+              { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
+            ],
+          }],
+          volumes: [
+            { name: 'kube-proxy', configMap: { name: 'kube-proxy' } },
+            { name: 'xtables-lock', hostPath: { path: '/run/xtables.lock', type: 'FileOrCreate' } },
+            { name: 'lib-modules', hostPath: { path: '/lib/modules' } },
+          ],
+        },
+      },
+    },
+  } as DaemonSet;
+}
+
+/** kind's kindnet DaemonSet: hostNetwork, small fixed requests, tolerates every taint. */
+export function kindnetDaemonSet(): DaemonSet {
+  const labels = { tier: 'node', app: 'kindnet', 'k8s-app': 'kindnet' };
+  const resources = { cpu: '100m', memory: '50Mi' };
+  return {
+    apiVersion: 'apps/v1', kind: 'DaemonSet',
+    metadata: { name: 'kindnet', namespace: NS, labels: { ...labels } },
+    spec: {
+      selector: { matchLabels: { app: 'kindnet' } },
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+      template: {
+        metadata: { labels: { ...labels } },
+        spec: {
+          hostNetwork: true,
+          serviceAccountName: 'kindnet',
+          tolerations: [{ operator: 'Exists' }],
+          containers: [{
+            name: 'kindnet-cni',
+            image: KINDNET_IMAGE,
+            env: [
+              { name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+              { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+              { name: 'POD_SUBNET', value: POD_SUBNET },
+            ],
+            resources: { requests: { ...resources }, limits: { ...resources } },
+            securityContext: { privileged: false, capabilities: { add: ['NET_RAW', 'NET_ADMIN'] } },
+            volumeMounts: [
+              { name: 'cni-cfg', mountPath: '/etc/cni/net.d' },
+              { name: 'xtables-lock', mountPath: '/run/xtables.lock' },
+              { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
+            ],
+          }],
+          volumes: [
+            { name: 'cni-cfg', hostPath: { path: '/etc/cni/net.d', type: 'DirectoryOrCreate' } },
+            { name: 'xtables-lock', hostPath: { path: '/run/xtables.lock', type: 'FileOrCreate' } },
+            { name: 'lib-modules', hostPath: { path: '/lib/modules' } },
+          ],
+        },
+      },
+    },
+  } as DaemonSet;
+}
+
+/** Every object the addons need, in creation order (accounts and RBAC before the DaemonSets). */
+export function addonObjects(): { group: string; resource: string; namespace?: string; body: KubeObject }[] {
+  const kindnetRole: ClusterRole = {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'kindnet' },
+    rules: [
+      { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch', 'patch'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+    ],
+  } as ClusterRole;
+  const binding = (name: string, role: string, account: string): ClusterRoleBinding => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+    subjects: [{ kind: 'ServiceAccount', name: account, namespace: NS }],
+  } as ClusterRoleBinding);
+  const rbac = 'rbac.authorization.k8s.io';
+  return [
+    { group: '', resource: 'serviceaccounts', namespace: NS, body: serviceAccount('kube-proxy') },
+    { group: '', resource: 'configmaps', namespace: NS, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-proxy', namespace: NS, labels: { app: 'kube-proxy' } }, data: { 'config.conf': kubeProxyConfig } } as KubeObject },
+    { group: rbac, resource: 'clusterrolebindings', body: binding('kubeadm:node-proxier', 'system:node-proxier', 'kube-proxy') },
+    { group: '', resource: 'serviceaccounts', namespace: NS, body: serviceAccount('kindnet') },
+    { group: rbac, resource: 'clusterroles', body: kindnetRole },
+    { group: rbac, resource: 'clusterrolebindings', body: binding('kindnet', 'kindnet', 'kindnet') },
+    { group: 'apps', resource: 'daemonsets', namespace: NS, body: kubeProxyDaemonSet() },
+    { group: 'apps', resource: 'daemonsets', namespace: NS, body: kindnetDaemonSet() },
+  ];
+}
+
+/** The addon DaemonSets' names, for waiting on them. */
+export const ADDON_DAEMONSETS = ['kube-proxy', 'kindnet'] as const;
+
+/**
+ * Creates the addon objects one after another (409 AlreadyExists counts as done, as
+ * `kubectl apply` would) and reports the first other error, or undefined.
+ */
+export function installAddons(client: RestClient, done: (error?: string) => void): void {
+  const objects = addonObjects();
+  const next = (i: number): void => {
+    const o = objects[i];
+    if (!o) return done();
+    client.request({ verb: 'create', group: o.group, resource: o.resource, ...(o.namespace ? { namespace: o.namespace } : {}), body: o.body }, (res) => {
+      if (res.code !== 201 && res.code !== 409) {
+        const body = res.body as { message?: unknown } | undefined;
+        return done(`creating ${o.resource} ${o.body.metadata.name ?? ''}: ${typeof body?.message === 'string' ? body.message : res.transportError ?? `code ${res.code}`}`);
+      }
+      next(i + 1);
+    });
+  };
+  next(0);
+}
+
+/** True when every addon DaemonSet reports a Ready pod on each of `nodes` nodes. */
+export function addonsReady(daemonSets: readonly DaemonSet[], nodes: number): boolean {
+  return ADDON_DAEMONSETS.every((name) => {
+    const s = daemonSets.find((d) => d.metadata.name === name)?.status;
+    return s !== undefined && s.desiredNumberScheduled === nodes && s.numberReady === nodes && s.updatedNumberScheduled === nodes;
+  });
+}
+
+/** How long boot waits for the addon pods to run before handing the cluster over anyway. */
+export const ADDON_BOOT_WAIT_MS = 120_000;
+
+interface BootDeps {
+  client: RestClient;
+  /** Runs the kernel until done() or the simulated timeout; returns done(). */
+  driveUntil: (done: () => boolean, timeoutMs: number) => boolean;
+  every: (ms: number, fn: () => void) => { cancel(): void };
+  record: (kind: string, actor: string, detail: string) => void;
+  /** Visible nodes, each of which should get one pod of every addon. */
+  nodes: number;
+  /** Whether a controller manager and a scheduler run (else no pod can appear: do not wait). */
+  waitForPods: boolean;
+}
+
+/**
+ * kubeadm's addon phase plus kind's CNI install: create the objects, then (when the built-in
+ * controller manager and scheduler run) wait until each node runs a Ready pod of each addon, so
+ * the cluster a caller gets back is settled. Never throws: a cluster whose nodes cannot take the
+ * pods (pods: 1, say) is still handed over, with the shortfall in the trace.
+ */
+export function bootAddons(d: BootDeps): void {
+  let installed: string | undefined | null = null;
+  installAddons(d.client, (error) => {
+    installed = error;
+  });
+  if (!d.driveUntil(() => installed !== null, ADDON_BOOT_WAIT_MS) || installed) {
+    d.record('cluster.addons', 'kubeadm', `addons not installed: ${installed ?? 'no answer'}`);
+    return;
+  }
+  if (!d.waitForPods) return d.record('cluster.addons', 'kubeadm', 'addons installed');
+  let ready = false;
+  let asking = false;
+  const poll = d.every(500, () => {
+    if (asking) return;
+    asking = true;
+    d.client.request({ verb: 'list', group: 'apps', resource: 'daemonsets', namespace: NS }, (res) => {
+      asking = false;
+      if (res.code === 200) ready = addonsReady((res.body as { items: DaemonSet[] }).items, d.nodes);
+    });
+  });
+  const ok = d.driveUntil(() => ready, ADDON_BOOT_WAIT_MS);
+  poll.cancel();
+  d.record('cluster.addons', 'kubeadm', ok ? 'addons running on every node' : 'addons installed, not yet running on every node');
+}
