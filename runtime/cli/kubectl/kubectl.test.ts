@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type {
   CoreEvent,
+  DaemonSet,
   Deployment,
   KubeObject,
   Node,
@@ -228,6 +229,25 @@ describe('kubectl get', () => {
     );
   });
 });
+
+const DAEMONSET = `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels: {app: agent}
+  template:
+    metadata:
+      labels: {app: agent}
+    spec:
+      containers:
+      - name: agent
+        image: busybox:1.36
+`;
+
+const CONFIGMAP_FOR_ROLLOUT =
+  '{apiVersion: v1, kind: ConfigMap, metadata: {name: settings}, data: {a: b}}';
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -650,6 +670,50 @@ describe('watching (get -w, rollout status) over the transport stream', () => {
       'Waiting for deployment "web" rollout to finish: 1 out of 2 new replicas have been updated...\n' +
         'Waiting for deployment "web" rollout to finish: 1 of 2 updated replicas are available...\n' +
         'deployment "web" successfully rolled out\n',
+    );
+  });
+
+  it('rollout status follows a daemon set until every node runs the new pod', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DAEMONSET);
+    const ds = (): DaemonSet => t.objects.get('apps/daemonsets/default/agent') as DaemonSet;
+    t.modify('apps', 'daemonsets', {
+      ...ds(),
+      status: {
+        observedGeneration: 1,
+        desiredNumberScheduled: 2,
+        currentNumberScheduled: 2,
+        numberMisscheduled: 0,
+        numberReady: 1,
+        updatedNumberScheduled: 1,
+        numberAvailable: 1,
+      },
+    } as DaemonSet);
+    const run = start(t, 'rollout status ds/agent');
+    const step = (s: Partial<NonNullable<DaemonSet['status']>>): void =>
+      t.modify('apps', 'daemonsets', { ...ds(), status: { ...ds().status!, ...s } } as DaemonSet);
+    step({ updatedNumberScheduled: 2, numberAvailable: 1 });
+    step({ numberAvailable: 2 });
+    expect(run.result()!.stdout).toBe(
+      'Waiting for daemon set "agent" rollout to finish: 1 out of 2 new pods have been updated...\n' +
+        'Waiting for daemon set "agent" rollout to finish: 1 of 2 updated pods are available...\n' +
+        'daemon set "agent" successfully rolled out\n',
+    );
+  });
+
+  it('rollout status refuses kinds without a status viewer, and OnDelete daemon sets', () => {
+    const t = cluster();
+    kubectl(
+      t,
+      'apply -f -',
+      DAEMONSET.replace('spec:\n', 'spec:\n  updateStrategy: { type: OnDelete }\n'),
+    );
+    expect(kubectl(t, 'rollout status ds/agent').stderr).toBe(
+      'error: rollout status is only available for RollingUpdate strategy type\n',
+    );
+    kubectl(t, 'apply -f -', CONFIGMAP_FOR_ROLLOUT);
+    expect(kubectl(t, 'rollout status configmap/settings').stderr).toBe(
+      'error: no status viewer has been implemented for ConfigMap\n',
     );
   });
 

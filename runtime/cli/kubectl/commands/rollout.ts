@@ -1,9 +1,9 @@
-// kubectl rollout status|history|undo|restart for Deployments.
+// kubectl rollout status for Deployments and DaemonSets; history|undo|restart for Deployments.
 // mirrors staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go (the status texts),
 // history.go (REVISION/CHANGE-CAUSE from ReplicaSet revision annotations), rollback.go (undo
 // copies the revision's pod template back) and objectrestarter.go (restartedAt annotation).
-import type { Deployment, KubeObject, ReplicaSet } from '../../../api/index.ts';
-import { lookupResource, rfc3339 } from '../../../api/index.ts';
+import type { DaemonSet, Deployment, KubeObject, ReplicaSet } from '../../../api/index.ts';
+import { lookupResource, rfc3339, type ResourceInfo } from '../../../api/index.ts';
 import { flagBool, flagInt } from '../args.ts';
 import { canWatch } from './watch.ts';
 import type { Ctx } from '../context.ts';
@@ -18,11 +18,7 @@ const CHANGE_CAUSE = 'kubernetes.io/change-cause';
 const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 /** The one-line status kubectl prints for a deployment, and whether the rollout is done. */
-export function deploymentRolloutStatus(d: Deployment): {
-  text: string;
-  done: boolean;
-  error?: string;
-} {
+export function deploymentRolloutStatus(d: Deployment): RolloutStatus {
   const name = d.metadata.name ?? '';
   const s = d.status ?? {};
   if ((d.metadata.generation ?? 0) > (s.observedGeneration ?? 0))
@@ -50,7 +46,69 @@ export function deploymentRolloutStatus(d: Deployment): {
   return { text: `deployment "${name}" successfully rolled out\n`, done: true };
 }
 
-function oneDeployment(ctx: Ctx, then: (d: Deployment) => void, done: () => void): void {
+interface RolloutStatus {
+  text: string;
+  done: boolean;
+  error?: string;
+}
+
+/** DaemonSetStatusViewer.Status: only RollingUpdate DaemonSets have a rollout to follow. */
+export function daemonSetRolloutStatus(ds: DaemonSet): RolloutStatus {
+  const name = ds.metadata.name ?? '';
+  const strategy = ds.spec.updateStrategy?.type ?? 'RollingUpdate';
+  if (strategy !== 'RollingUpdate')
+    return {
+      text: '',
+      done: true,
+      error: 'rollout status is only available for RollingUpdate strategy type',
+    };
+  const s = ds.status;
+  if ((ds.metadata.generation ?? 0) > (s?.observedGeneration ?? 0))
+    return { text: 'Waiting for daemon set spec update to be observed...\n', done: false };
+  const desired = s?.desiredNumberScheduled ?? 0;
+  const updated = s?.updatedNumberScheduled ?? 0;
+  if (updated < desired)
+    return {
+      text: `Waiting for daemon set "${name}" rollout to finish: ${updated} out of ${desired} new pods have been updated...\n`,
+      done: false,
+    };
+  const available = s?.numberAvailable ?? 0;
+  if (available < desired)
+    return {
+      text: `Waiting for daemon set "${name}" rollout to finish: ${available} of ${desired} updated pods are available...\n`,
+      done: false,
+    };
+  return { text: `daemon set "${name}" successfully rolled out\n`, done: true };
+}
+
+/** The status viewers kubectl has (polymorphichelpers.StatusViewerFor), by kind. */
+const STATUS_VIEWERS: Readonly<Record<string, (o: KubeObject) => RolloutStatus>> = {
+  Deployment: (o) => deploymentRolloutStatus(o as Deployment),
+  DaemonSet: (o) => daemonSetRolloutStatus(o as DaemonSet),
+};
+
+/** history, undo and restart here know Deployments only (upstream also has DaemonSet and StatefulSet). */
+function oneDeployment(
+  ctx: Ctx,
+  then: (d: Deployment) => void,
+  done: () => void,
+  missing: string,
+): void {
+  oneObject(
+    ctx,
+    (kind) => (kind === 'Deployment' ? undefined : `${missing} ${kind}`),
+    (o) => then(o as Deployment),
+    done,
+  );
+}
+
+/** Resolves the single TYPE/NAME argument, refuses kinds `refuse` names, and gets the object. */
+function oneObject(
+  ctx: Ctx,
+  refuse: (kind: string) => string | undefined,
+  then: (o: KubeObject, info: ResourceInfo) => void,
+  done: () => void,
+): void {
   const resolved = resolveResourceArgs(ctx.args.positionals);
   if (!resolved.ok) {
     ctx.error(resolved.error);
@@ -62,8 +120,9 @@ function oneDeployment(ctx: Ctx, then: (d: Deployment) => void, done: () => void
     ctx.error('required resource not specified');
     return done();
   }
-  if (request.info.kind !== 'Deployment') {
-    ctx.error(`no status viewer has been implemented for ${request.info.kind}`);
+  const refusal = refuse(request.info.kind);
+  if (refusal !== undefined) {
+    ctx.error(refusal);
     return done();
   }
   ctx.request(
@@ -73,7 +132,7 @@ function oneDeployment(ctx: Ctx, then: (d: Deployment) => void, done: () => void
         ctx.statusError(res.status);
         return done();
       }
-      then(res.body as Deployment);
+      then(res.body as KubeObject, request.info);
     },
   );
 }
@@ -83,21 +142,31 @@ function oneDeployment(ctx: Ctx, then: (d: Deployment) => void, done: () => void
  * finishes, like rollout status's watch loop; without them, the current status once.
  */
 export function runRolloutStatus(ctx: Ctx, done: () => void): void {
-  oneDeployment(
+  oneObject(
     ctx,
-    (d) => {
-      const status = deploymentRolloutStatus(d);
+    (kind) =>
+      STATUS_VIEWERS[kind] ? undefined : `no status viewer has been implemented for ${kind}`,
+    (d, info) => {
+      const viewer = STATUS_VIEWERS[info.kind]!;
+      const status = viewer(d);
       if (status.error) ctx.error(status.error);
       else ctx.out(status.text);
       const watch = flagBool(ctx.args, 'watch') || !ctx.args.flags.has('watch');
       if (status.done || status.error || !watch || !canWatch(ctx)) return done();
-      followRollout(ctx, d, status.text, done);
+      followRollout(ctx, d, info, viewer, status.text, done);
     },
     done,
   );
 }
 
-function followRollout(ctx: Ctx, d: Deployment, lastText: string, done: () => void): void {
+function followRollout(
+  ctx: Ctx,
+  d: KubeObject,
+  info: ResourceInfo,
+  viewer: (o: KubeObject) => RolloutStatus,
+  lastText: string,
+  done: () => void,
+): void {
   let finished = false;
   let last = lastText;
   const finish = (): void => {
@@ -106,7 +175,6 @@ function followRollout(ctx: Ctx, d: Deployment, lastText: string, done: () => vo
     stream.stop();
     done();
   };
-  const info = lookupResource('deployments')!;
   const stream = ctx.transport.watch!(
     {
       verb: 'watch',
@@ -119,7 +187,7 @@ function followRollout(ctx: Ctx, d: Deployment, lastText: string, done: () => vo
     },
     (event) => {
       if (finished || event.type !== 'MODIFIED') return;
-      const status = deploymentRolloutStatus(event.object as Deployment);
+      const status = viewer(event.object as KubeObject);
       if (status.error) {
         ctx.error(status.error);
         return finish();
@@ -170,6 +238,7 @@ export function runRolloutHistory(ctx: Ctx, done: () => void): void {
         done();
       }),
     done,
+    'no history viewer has been implemented for',
   );
 }
 
@@ -210,6 +279,7 @@ export function runRolloutUndo(ctx: Ctx, done: () => void): void {
         update(ctx, next, 'rolled back', done);
       }),
     done,
+    'no rollbacker has been implemented for',
   );
 }
 
@@ -233,6 +303,7 @@ export function runRolloutRestart(ctx: Ctx, done: () => void): void {
       );
     },
     done,
+    'restarting is not supported for',
   );
 }
 
