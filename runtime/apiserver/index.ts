@@ -19,6 +19,9 @@ export { ApiMetrics, REQUEST_DURATION_BUCKETS_SECONDS } from './metrics.ts';
 export { AuditLog, type AuditEvent, type AuditStage } from './audit.ts';
 export { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
 export { SYSTEM_NAMESPACES } from './bootstrap.ts';
+export {
+  startBootstrapController, kubernetesService, kubernetesEndpointSlice, KUBERNETES_SERVICE_IP, MASTER_LEASES_PREFIX, type BootstrapControllerOptions,
+} from './bootstrap-controller.ts';
 export { DEFAULT_WATCH_CACHE_CAPACITY, DEFAULT_BOOKMARK_INTERVAL_MS } from './watch-cache/watch-cache.ts';
 export { createInMemoryEtcd, type InMemoryEtcd } from './testing/mvcc-etcd-client.ts';
 export {

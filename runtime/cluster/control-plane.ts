@@ -3,12 +3,13 @@
 // (kube-apiserver --etcd-servers lists every member; the client fails over), and the load balancer
 // when there is more than one replica. Every component is a named process so faults can stop it.
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
-import { createEtcdCluster, type EtcdCluster } from '../etcd/index.ts';
+import { createEtcdCluster, type EtcdClient, type EtcdCluster } from '../etcd/index.ts';
 import {
-  DEFAULT_ADMISSION_PLUGINS, startApiServerReplica, startLoadBalancer, type ApiServer, type ApiServerReplica, type LoadBalancer,
+  DEFAULT_ADMISSION_PLUGINS, startApiServerReplica, startBootstrapController, startLoadBalancer, type ApiServer, type ApiServerReplica, type LoadBalancer,
 } from '../apiserver/index.ts';
 import { ClusterIpAllocator } from '../network/index.ts';
 import { serviceIpAllocation } from './service-ips.ts';
+import { apiServerSecurePort } from './static-pods.ts';
 import type { ClusterPlan } from './options.ts';
 
 /** How the cluster stops, starts and finds each component process. */
@@ -65,13 +66,24 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
   for (const m of plan.machines) {
     if (!m.apiServer) continue;
     const name = m.apiServer;
+    let incarnation: { ctx: ProcessContext; client: EtcdClient } | undefined;
     const replica = startApiServerReplica(kernel, {
       name,
       admissionPlugins,
       etcdClient: (ctx: ProcessContext) => {
         const clientName = `${name}/etcd-client-${ctx.incarnation}`;
         etcdClientOf.set(name, clientName);
-        return etcd.client({ name: clientName, isLive: () => ctx.isLive() });
+        const client = etcd.client({ name: clientName, isLive: () => ctx.isLive() });
+        incarnation = { ctx, client };
+        return client;
+      },
+      // the kubernetes Service and its endpoints (bootstrap-controller.ts), in each incarnation
+      onStart: (server) => {
+        const now = incarnation;
+        if (!now) return;
+        server.onReady(() => startBootstrapController({
+          server, etcd: now.client, clock: now.ctx, isLive: now.ctx.isLive, advertiseIP: m.internalIP, securePort: apiServerSecurePort(plan),
+        }));
       },
     });
     replicas.push(replica);
