@@ -4,7 +4,7 @@
 // - `@lab/submission` (the fixed specifier the suites import): per lab, a generated module that
 //   re-exports the learner's compiled exports from the worker's registry;
 // - `virtual:lab-types`: the runtime's public type sources, loaded into Monaco as extra libs;
-// - worker bundles as ES modules with function names kept (vitest infers stack frames by name);
+// - worker bundles as single-file ES modules with function names kept (vitest infers stack frames by name);
 // - after the build, removes the render-blocking <link> Astro puts in <head> for the lazily loaded
 //   Monaco CSS (Vite still loads that CSS with the lazy chunk).
 import type { AstroIntegration } from 'astro';
@@ -58,7 +58,10 @@ export default function labsIntegration(): AstroIntegration {
             worker: {
               format: 'es',
               plugins: () => [labsVitePlugin(root)],
-              rolldownOptions: { output: { keepNames: true } },
+              // One file per worker: the lab suites are bundled into the grading worker (still evaluated
+              // only when a run imports them), so a spare worker has them fetched and parsed before
+              // the click and a run makes no request.
+              rolldownOptions: { output: { keepNames: true, codeSplitting: false } },
             },
           },
         });

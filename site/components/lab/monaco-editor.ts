@@ -2,43 +2,61 @@
 // public types. Imported lazily by workbench.ts after first paint (it is ~1 MB gzip plus the
 // TypeScript worker), never on other pages.
 import * as monaco from 'monaco-editor/editor';
-import 'monaco-editor/features/register.all';
+import './monaco-features.ts';
 import 'monaco-editor/languages/definitions/typescript/register';
 import * as ts from 'monaco-editor/languages/features/typescript/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
-import { labTypeFiles } from 'virtual:lab-types';
 
 // Speed report marks (read by scripts/browser/labs.suite.ts): when Monaco's modules finished evaluating.
 performance.mark('lab-editor:monaco-evaluated');
 
+// The TypeScript worker (about 7 MB) and the runtime's type sources (about 650 KB) are not needed to
+// type: the worker starts once the editor is interactive and the types are in, so it competes
+// neither with the editor's start nor with the grading worker's boot. Diagnostics arrive a little later.
+let allowTypeScriptWorker: () => void = () => undefined;
+const typeScriptWorkerAllowed = new Promise<void>((resolve) => (allowTypeScriptWorker = resolve));
+
 (globalThis as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
   getWorker: (_workerId: string, label: string) => {
-    performance.mark(`lab-editor:${label}-worker-start`);
-    return label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker();
+    if (label !== 'typescript' && label !== 'javascript') return new EditorWorker();
+    return typeScriptWorkerAllowed.then(() => {
+      performance.mark('lab-editor:typescript-worker-start');
+      return new TsWorker();
+    });
   },
 };
 
-let typesLoaded = false;
+ts.typescriptDefaults.setCompilerOptions({
+  target: ts.ScriptTarget.ES2020,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeJs,
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  allowImportingTsExtensions: true,
+  noEmit: true,
+  verbatimModuleSyntax: true,
+  baseUrl: 'file:///',
+  paths: { '@runtime': ['runtime/index.ts'], '@runtime/*': ['runtime/*'] },
+  lib: ['es2023'],
+});
+
+let languageServiceScheduled = false;
 
 /** The runtime sources as extra libs at their repository paths, so the starter's imports resolve. */
-function loadRuntimeTypes(): void {
-  if (typesLoaded) return;
-  typesLoaded = true;
-  ts.typescriptDefaults.setCompilerOptions({
-    target: ts.ScriptTarget.ES2020,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeJs,
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    allowImportingTsExtensions: true,
-    noEmit: true,
-    verbatimModuleSyntax: true,
-    baseUrl: 'file:///',
-    paths: { '@runtime': ['runtime/index.ts'], '@runtime/*': ['runtime/*'] },
-    lib: ['es2023'],
-  });
-  for (const [path, text] of Object.entries(labTypeFiles)) ts.typescriptDefaults.addExtraLib(text, `file:///${path}`);
+async function loadRuntimeTypes(): Promise<void> {
+  const { labTypeFiles } = await import('virtual:lab-types');
+  ts.typescriptDefaults.setExtraLibs(Object.entries(labTypeFiles).map(([path, content]) => ({ content, filePath: `file:///${path}` })));
+  performance.mark('lab-editor:types-loaded');
+}
+
+/** At idle time after the editor is up (at most a second later): the types, then the TypeScript worker. */
+function startLanguageServiceLater(): void {
+  if (languageServiceScheduled) return;
+  languageServiceScheduled = true;
+  const start = () => void loadRuntimeTypes().finally(allowTypeScriptWorker);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 1000 });
+  else setTimeout(start, 200);
 }
 
 /**
@@ -100,7 +118,6 @@ export interface LabEditor {
 }
 
 export function createLabEditor(container: HTMLElement, slug: string, text: string, label: string): LabEditor {
-  loadRuntimeTypes();
   // The model sits where the starter sits in the repository, so `../../runtime/...` resolves.
   const uri = monaco.Uri.parse(`file:///labs/${slug}/submission.ts`);
   const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(text, 'typescript', uri);
@@ -120,6 +137,7 @@ export function createLabEditor(container: HTMLElement, slug: string, text: stri
     fixedOverflowWidgets: true,
   });
   followSiteTheme();
+  startLanguageServiceLater();
   const firstMarkers = monaco.editor.onDidChangeMarkers((uris) => {
     if (!uris.some((changed) => changed.toString() === uri.toString())) return;
     performance.mark('lab-editor:first-diagnostics');

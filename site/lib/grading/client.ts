@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import type { RunEvent, SuiteKind } from './protocol.ts';
 import { finalizeResults, type LabResults, type TestResult } from './results.ts';
+import { throttleProgress } from './progress-throttle.ts';
 import { epochNowMs, recordPhases, type Phase } from './timing.ts';
 import { Watchdog } from './watchdog.ts';
 import { startGraderWorker, type WorkerHandle } from './worker-handle.ts';
@@ -15,6 +16,8 @@ export const WATCHDOG_MARGIN_MS = 500;
 export const LOAD_LIMIT_MS = 4000;
 /** Booting a worker (downloading and evaluating vitest, lockdown) on a slow machine. */
 export const BOOT_LIMIT_MS = 30_000;
+/** At most one progress report to the page per interval (the results list re-renders on each). */
+export const PROGRESS_INTERVAL_MS = 100;
 
 export interface GradeRequest {
   slug: string;
@@ -39,9 +42,13 @@ export class GradingClient {
     this.spare ??= this.start();
   }
 
+  /**
+   * The spare (or a new worker), and at once a new spare: it boots while this run goes on, so the
+   * next grade, or the resumption after a hung test, finds a ready worker.
+   */
   private takeWorker(): WorkerHandle {
     const handle = this.spare ?? this.start();
-    this.spare = undefined;
+    this.spare = this.start();
     return handle;
   }
 
@@ -50,26 +57,35 @@ export class GradingClient {
     const startMs = epochNowMs();
     const phases: Phase[] = [];
     const tests: TestResult[] = [];
+    const progress = throttleProgress((runningName: string | undefined) => request.onProgress?.(tests, runningName), PROGRESS_INTERVAL_MS);
     let error: string | undefined;
     const maxAttempts = request.expectedNames.length + 2;
     for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
       const handle = this.takeWorker();
-      const end = await this.attempt(handle, request, tests, phases).finally(() => handle.terminate());
+      const end = await this.attempt(handle, request, tests, phases, progress.report).finally(() => handle.terminate());
       if (end.kind === 'hung-test') {
         tests.push(timedOut(end.name, request.timeLimitMs));
+        progress.cancel();
         request.onProgress?.(tests, undefined);
         continue;
       }
       error = end.error;
       break;
     }
+    progress.cancel(); // the caller shows the final results
     this.warm();
     const results = finalizeResults(request.slug, `browser:${request.slug}/${request.suite}`, request.expectedNames, tests, error);
     recordPhases([...phases, { name: 'page:grade', startMs, endMs: epochNowMs() }], gradeNumber);
     return results;
   }
 
-  private attempt(handle: WorkerHandle, request: GradeRequest, tests: TestResult[], phases: Phase[]): Promise<AttemptEnd> {
+  private attempt(
+    handle: WorkerHandle,
+    request: GradeRequest,
+    tests: TestResult[],
+    phases: Phase[],
+    reportProgress: (runningName: string | undefined) => void,
+  ): Promise<AttemptEnd> {
     const watchdog = new Watchdog();
     return new Promise<AttemptEnd>((resolve) => {
       let settled = false;
@@ -87,11 +103,11 @@ export class GradingClient {
         } else if (event.type === 'loaded') {
           watchdog.arm(perTestMs, () => finish({ kind: 'hung', error: 'The suite stopped responding between tests.' }));
         } else if (event.type === 'test-start') {
-          request.onProgress?.(tests, event.name);
+          reportProgress(event.name);
           watchdog.arm(perTestMs, () => finish({ kind: 'hung-test', name: event.name }));
         } else {
           tests.push(event.result);
-          request.onProgress?.(tests, undefined);
+          reportProgress(undefined);
           watchdog.arm(perTestMs, () => finish({ kind: 'hung', error: 'The suite stopped responding between tests.' }));
         }
       };
