@@ -137,6 +137,11 @@ export class ContainerRuntime {
     return id;
   }
 
+  /** ListPodSandbox: what a restarted kubelet finds still there (the pod uid stands for the sandbox's labels). */
+  listPodSandboxes(): { id: string; podUid: string; ready: boolean }[] {
+    return [...this.sandboxes.values()].map((s) => ({ ...s }));
+  }
+
   stopPodSandbox(sandboxId: string): void {
     const sandbox = this.sandboxes.get(sandboxId);
     if (sandbox) sandbox.ready = false;

@@ -8,6 +8,7 @@ import type { ProcessContext } from '../kernel/index.ts';
 import type { NodeCni } from '../network/index.ts';
 import { RestartBackoff } from './backoff.ts';
 import { admitPod } from './admission.ts';
+import { adoptFromRuntime, restartCountsAfterReboot } from './adopt.ts';
 import { formatPod, goDuration } from './format.ts';
 import { ProbeManager } from './probes.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
@@ -75,6 +76,7 @@ export class PodWorkers {
     if (!w) {
       w = { key, uid: pod.metadata.uid ?? '', pod, busy: false, dirty: false, containers: new Map(), terminating: false, terminated: false, lastStatus: '', statusInFlight: false };
       this.workers.set(key, w);
+      this.adopt(w, pod);
     }
     w.pod = pod;
     if (overwrittenByOthers(pod, w.lastWrite)) {
@@ -86,6 +88,21 @@ export class PodWorkers {
       return;
     }
     this.step(w);
+  }
+
+  /** A sandbox of this pod is still in the runtime (the kubelet restarted): take it over as it is. */
+  private adopt(w: Worker, pod: Pod): void {
+    const found = adoptFromRuntime(this.d.cri, pod);
+    if (!found) return;
+    w.sandboxId = found.sandboxId;
+    if (found.podIP) w.podIP = found.podIP;
+    if (found.startTimeMs !== undefined) w.startTimeMs = found.startTimeMs;
+    w.containers = found.containers;
+    for (const c of pod.spec.containers) {
+      const rec = found.containers.get(c.name);
+      if (rec?.current?.state === 'running') this.probes.containerStarted(w.key, c, rec.current.id, rec);
+    }
+    this.ctx.trace('kubelet.adopted', `${formatPod(pod)}: sandbox ${found.sandboxId.slice(0, 12)}`);
   }
 
   containerExited(info: ContainerInfo): void {
@@ -109,6 +126,7 @@ export class PodWorkers {
         return this.writeStatus(w);
       }
       w.sandboxId = this.d.cri.runPodSandbox(w.uid);
+      for (const [name, count] of restartCountsAfterReboot(pod)) this.record(w, name).restartCount = count;
       const ip = this.d.cni.setUpPod({ namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', uid: w.uid });
       if (ip) w.podIP = ip;
       w.startTimeMs = this.ctx.now();

@@ -108,7 +108,8 @@ describe('node lifecycle controller', () => {
     expect(await ready('web-worker-2')).toBe('False');
     expect(await ready('web-worker-1')).toBe('True');
     expect(await endpoints()).toEqual({ 'web-worker-1': true, 'web-worker-2': false });
-    const evs = (await events(cluster, 'NodeNotReady')).filter((e) => e.involvedObject.kind === 'Pod');
+    // (every pod on worker-2 gets one, the kube-system DaemonSet pods too; these are ours)
+    const evs = (await events(cluster, 'NodeNotReady')).filter((e) => e.involvedObject.kind === 'Pod' && e.involvedObject.name?.startsWith('web-'));
     expect(evs.map((e) => `${e.type} ${e.involvedObject.name}: ${e.message}`)).toEqual(['Warning web-worker-2: Node is not ready']);
   });
 });
