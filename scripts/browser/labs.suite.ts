@@ -8,6 +8,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { BrowserSuite, BrowserSuiteContext } from './lib/context';
+import { PHONE_VIEWPORT } from './lib/context';
+import { formatViolations, runAxe } from './lib/axe';
 import type { LabResults } from '../lib/labs/results.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -256,6 +258,91 @@ async function darkScreenshot(ctx: BrowserSuiteContext, slug: string): Promise<v
   await page.screenshot({ path: join(SCREENSHOTS, `labs-${slug}-dark.png`) });
 }
 
+// ---- Run in cluster (helper U): the learner's piece in a live cluster beside the reference ----
+
+/** Per lab, a mutant whose mistake shows in the cluster scenario. */
+const CLUSTER_MUTANT: Record<string, string> = { 'replicaset-reconcile': 'running-first.ts', 'scheduler-scoring': 'least-no-defaults.ts' };
+
+interface ClusterOutcome {
+  kind: 'compared' | 'load-error' | 'hung' | 'failed';
+  message?: string;
+  result?: { comparison: { firstDivergentStep?: number; firstDivergence?: string; learner: { error?: string } } };
+}
+
+/** Pastes `source`, starts Run in cluster (button or Alt+Enter) and waits for its outcome. */
+async function runInClusterInPage(page: Page, source: string, how: 'button' | 'shortcut', duringRun?: () => Promise<void>): Promise<ClusterOutcome> {
+  await setCode(page, source);
+  await page.evaluate(() => delete document.body.dataset.clusterState);
+  if (how === 'button') await page.click('[data-lab-action="cluster"]');
+  else await page.keyboard.press('Alt+Enter'); // focus is in the editor after the paste
+  await page.waitForFunction(() => document.body.dataset.clusterState === 'running', undefined, { timeout: 5000 });
+  await duringRun?.();
+  await page.waitForFunction(() => document.body.dataset.clusterState === 'done', undefined, { timeout: 240_000 });
+  return page.evaluate(() => (window as unknown as { __labClusterResult: ClusterOutcome }).__labClusterResult);
+}
+
+function diverged(outcome: ClusterOutcome): boolean {
+  const c = outcome.result?.comparison;
+  return c !== undefined && (c.firstDivergentStep !== undefined || c.firstDivergence !== undefined);
+}
+
+async function clusterChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> {
+  const mutantFile = CLUSTER_MUTANT[slug];
+  if (!mutantFile) return;
+  const dir = join(ROOT, 'labs', slug);
+  const solution = readFileSync(join(dir, 'solution.ts'), 'utf8');
+  const mutant = readFileSync(join(dir, 'mutants', mutantFile), 'utf8');
+  const { page } = await openLab(ctx, slug);
+  await ctx.check(`${slug}: Run in cluster with the solution matches the reference`, async () => {
+    const started = Date.now();
+    const outcome = await runInClusterInPage(page, solution, 'button');
+    ctx.log(`${slug}: Run in cluster round trip ${Date.now() - started} ms`);
+    if (outcome.kind !== 'compared') throw new Error(`${outcome.kind}: ${outcome.message ?? ''}`);
+    if (outcome.result?.comparison.learner.error) throw new Error(`the run stopped: ${outcome.result.comparison.learner.error}`);
+    if (diverged(outcome)) throw new Error('the solution differs from the reference');
+    if ((await page.locator('#lab-cluster-result .cluster-differs').count()) !== 0) throw new Error('rows are marked as differing');
+    await page.locator('#lab-cluster-region').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, `labs-${slug}-cluster-solution.png`) });
+  }, page);
+  await ctx.check(`${slug}: Run in cluster with the mutant ${mutantFile} shows where it differs (marked in text too)`, async () => {
+    const outcome = await runInClusterInPage(page, mutant, 'button');
+    if (outcome.kind !== 'compared' || !diverged(outcome)) throw new Error(`no divergence shown: ${JSON.stringify(outcome).slice(0, 300)}`);
+    const status = (await page.textContent('#lab-cluster-status')) ?? '';
+    if (!/differ/.test(status)) throw new Error(`the status does not say it differs: "${status}"`);
+    if (!((await page.locator('#lab-cluster-result').textContent()) ?? '').includes('≠')) throw new Error('no ≠ marker in the results');
+    const violations = await runAxe(page);
+    if (violations.length > 0) throw new Error(`axe with cluster results open:\n${formatViolations(violations)}`);
+  }, page);
+  await ctx.check(`${slug}: Run in cluster (Alt+Enter) with an endless loop is reported as timed out, the page stays responsive`, async () => {
+    const bodyAt = firstExportedFunction(solution);
+    const looping = `${solution.slice(0, bodyAt)}\n  while (true) {}\n${solution.slice(bodyAt)}`;
+    const outcome = await runInClusterInPage(page, looping, 'shortcut', async () => {
+      await page.waitForTimeout(3000);
+      const latency = await frameLatencyMs(page);
+      if (latency > 1000) throw new Error(`the page froze while the loop ran (${latency} ms for a frame)`);
+    });
+    if (outcome.kind !== 'hung') throw new Error(`reported as ${outcome.kind}: ${outcome.message ?? ''}`);
+    const problem = page.locator('#lab-cluster-problem');
+    if (!(await problem.isVisible()) || !((await problem.textContent()) ?? '').includes('stopped responding')) throw new Error('the timeout is not shown');
+  }, page);
+  for (const colorScheme of ['dark', 'light'] as const) {
+    const phone = colorScheme === 'light';
+    await ctx.check(`${slug}: Run in cluster results in ${colorScheme}${phone ? ' at phone width' : ''}: axe clean, no sideways scroll`, async () => {
+      const themed = await ctx.newPage({ colorScheme, ...(phone ? { viewport: PHONE_VIEWPORT } : {}) });
+      themed.on('dialog', (dialog) => void dialog.accept());
+      await themed.goto(`${ctx.baseUrl}/labs/${slug}/`);
+      await themed.waitForFunction(() => document.body.dataset.editorReady === 'true', undefined, { timeout: 60_000 });
+      await runInClusterInPage(themed, mutant, 'button');
+      const violations = await runAxe(themed);
+      if (violations.length > 0) throw new Error(`axe:\n${formatViolations(violations)}`);
+      const overflow = await themed.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (overflow > 0) throw new Error(`the page scrolls sideways by ${overflow} px`);
+      await themed.locator('#lab-cluster-result').scrollIntoViewIfNeeded();
+      await themed.screenshot({ path: join(SCREENSHOTS, `labs-${slug}-cluster-mutant-${colorScheme}${phone ? '-phone' : ''}.png`) });
+    });
+  }
+}
+
 const suite: BrowserSuite = async (ctx) => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const slugs = readdirSync(join(ROOT, 'labs'), { withFileTypes: true })
@@ -263,6 +350,7 @@ const suite: BrowserSuite = async (ctx) => {
     .map((entry) => entry.name)
     .sort();
   for (const slug of slugs) await labChecks(ctx, slug);
+  for (const slug of slugs) await clusterChecks(ctx, slug);
   if (slugs[0]) {
     await progressChecks(ctx, slugs[0]);
     await darkScreenshot(ctx, slugs[0]);
