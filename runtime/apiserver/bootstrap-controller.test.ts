@@ -10,7 +10,7 @@ describe('the objects the bootstrap controller writes', () => {
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }] },
     });
-    expect((kubernetesService(6443).spec as { selector?: unknown }).selector).toBeUndefined();
+    expect((kubernetesService(6443) as unknown as { spec: { selector?: unknown } }).spec.selector).toBeUndefined();
   });
   it.each<[string[], string[]]>([
     [['192.168.49.4', '192.168.49.2', '192.168.49.3'], ['192.168.49.2', '192.168.49.3', '192.168.49.4']],
