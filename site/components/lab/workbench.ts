@@ -179,8 +179,11 @@ export class Workbench {
     document.body.dataset.clusterState = 'running';
     problem.hidden = true;
     status.textContent = `Running your code and the reference in two simulated clusters (seed ${CLUSTER_SEED})…`;
+    // progress goes to a line outside the live region: announcing every step would drown the verdict
+    const progress = byId('lab-cluster-progress');
+    progress.hidden = false;
     const showProgress = (p: ClusterProgress) => {
-      status.textContent = `Running in cluster (seed ${CLUSTER_SEED}). Your code: ${p.learner ?? 'starting'}. Reference: ${p.reference ?? 'starting'}.`;
+      progress.textContent = `Your code: ${p.learner ?? 'starting'}. Reference: ${p.reference ?? 'starting'}.`;
     };
     let result: ClusterRunnerResult;
     try {
@@ -188,6 +191,7 @@ export class Workbench {
     } finally {
       this.setRunning(false);
       region.setAttribute('aria-busy', 'false');
+      progress.hidden = true;
     }
     this.showClusterResult(result, status, problem);
     (window as unknown as { __labClusterResult: ClusterRunnerResult }).__labClusterResult = result;
