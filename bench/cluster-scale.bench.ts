@@ -56,14 +56,18 @@ function runSize(nodes: number, pods: number, budgetMs: number): Promise<Record<
     }
   });
   const sampler = setInterval(() => (rss = Math.max(rss, peakRssMB(child.pid ?? 0))), 2000);
-  const killer = setTimeout(() => child.kill('SIGKILL'), budgetMs);
+  let budgetSpent = false;
+  const killer = setTimeout(() => {
+    budgetSpent = true;
+    child.kill('SIGKILL');
+  }, budgetMs);
   return new Promise((done) => {
     child.on('exit', (code, signal) => {
       clearInterval(sampler);
       clearTimeout(killer);
       const p = `scale${nodes}`;
       const finished = last?.phase === 'done';
-      const why = signal === 'SIGKILL' ? `stopped at the ${budgetMs / 1000} s wall budget` : `worker exited (code ${code}, signal ${signal})`;
+      const why = budgetSpent ? `stopped at the ${budgetMs / 1000} s wall budget` : `worker exited (code ${code}, signal ${signal})`;
       done({
         [`${p}Nodes`]: nodes,
         [`${p}PodsTarget`]: pods,
@@ -73,7 +77,7 @@ function runSize(nodes: number, pods: number, budgetMs: number): Promise<Record<
         [`${p}PodsRunning`]: last?.running ?? 0,
         [`${p}SimulatedMsAfterBoot`]: last?.simMs ?? 0,
         [`${p}WallMs`]: Math.round(performance.now() - started),
-        [`${p}PeakHeapMB`]: last?.peakHeapMB ?? 0,
+        [`${p}PeakHeapMB`]: booted ? (last?.peakHeapMB ?? 0) : 'n/a (the worker samples it from the end of boot on)',
         [`${p}PeakRssMB`]: rss,
       });
     });
