@@ -2,6 +2,7 @@
 // replacing Object.is or Array.prototype methods throws instead of forging a pass), and the code
 // sees only the globals listed here: no postMessage, self, fetch, storage or the worker's globals.
 import 'ses';
+import { bindableGlobals } from './bindable-globals.ts';
 
 let lockedDown = false;
 
@@ -14,7 +15,12 @@ export function lockdownOnce(): void {
   lockdown({
     errorTaming: 'unsafe', // keep stacks: vitest reads them to locate failures
     stackFiltering: 'verbose',
-    overrideTaming: 'severe', // libraries may still assign to frozen prototype properties
+    // 'min': the fewest frozen prototype properties turned into accessors. 'moderate' and 'severe'
+    // also turn Array.prototype[Symbol.iterator] and Promise.prototype.constructor into accessors,
+    // which switches off V8's fast paths for every destructuring, spread, for-of and await in the
+    // worker (vitest, the suite and the learner's code): a lab suite ran several times slower.
+    // Everything stays frozen either way; vitest and chai need no more than 'min' allows.
+    overrideTaming: 'min',
     consoleTaming: 'unsafe',
     localeTaming: 'unsafe',
     evalTaming: 'unsafe-eval',
@@ -95,12 +101,14 @@ export function evaluateLearnerModule(commonJsCode: string, log: (line: string) 
   const compartment = new Compartment({ globals: learnerGlobals(log), __options__: true });
   // Date is read through a getter so fake timers installed later in the test are seen.
   Object.defineProperty(compartment.globalThis, 'Date', { get: () => (globalThis as { Date: DateConstructor }).Date });
-  const moduleFunction = compartment.evaluate(`(function (exports, require, module) {\n${commonJsCode}\n})`) as (
+  const [globalNames, globalValues] = bindableGlobals(compartment.globalThis);
+  const moduleFunction = compartment.evaluate(`(function (exports, require, module, ${globalNames.join(', ')}) {\n${commonJsCode}\n})`) as (
     exports: Record<string, unknown>,
     require: (specifier: string) => never,
     module: { exports: Record<string, unknown> },
+    ...globals: unknown[]
   ) => void;
   const exports: Record<string, unknown> = {};
-  moduleFunction(exports, refuseRequire, { exports });
+  moduleFunction(exports, refuseRequire, { exports }, ...globalValues);
   return exports;
 }
