@@ -44,8 +44,8 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect(node.status.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
     expect(node.status.conditions.find((c: { type: string }) => c.type === 'Ready').status).toBe('True');
     expect((await cluster.kubectl('get nodes')).stdout).toBe(
-      // 2s: boot waits for the kube-proxy and kindnet DaemonSet pods after the node registers
-      'NAME   STATUS   ROLES           AGE   VERSION\ncp-1   Ready    control-plane   2s    v1.33.0\n',
+      // 3s: boot waits for the kube-proxy and kindnet DaemonSet pods (each with a 400 ms sandbox) after the node registers
+      'NAME   STATUS   ROLES           AGE   VERSION\ncp-1   Ready    control-plane   3s    v1.33.0\n',
     );
   });
 
@@ -97,8 +97,8 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect((await cluster.kubectl('get rs frontend')).stdout).toBe('NAME       DESIRED   CURRENT   READY   AGE\nfrontend   3         3         0       2m\n');
     expect((await cluster.kubectl('get pod frontend nginx')).stdout).toBe([
       'NAME       READY   STATUS             RESTARTS   AGE',
-      'frontend   0/2     ImagePullBackOff   0          2m1s',
-      'nginx      1/1     Running            0          2m1s',
+      'frontend   0/2     ImagePullBackOff   0          2m',
+      'nginx      1/1     Running            0          2m',
       '',
     ].join('\n'));
     const svc = await json(cluster, 'get svc my-service');

@@ -25,6 +25,14 @@ export interface PodWorkersDeps {
   allocatable?: Record<string, string>;
 }
 
+/**
+ * How long RunPodSandbox takes: the pause container and the CNI ADD that wires the pod's network
+ * namespace (kuberuntime_sandbox.go createPodSandbox). Real runtimes take a few hundred ms; until the
+ * sandbox is ready no container is pulled or created, which is also why the scheduler's Scheduled
+ * event is written before the kubelet's first container event.
+ */
+export const SANDBOX_SETUP_MS = 400;
+
 interface Worker {
   key: string;
   uid: string;
@@ -34,6 +42,8 @@ interface Worker {
   sandboxId?: string;
   podIP?: string;
   startTimeMs?: number;
+  /** When the sandbox we created becomes ready (unset for a sandbox adopted after a kubelet restart). */
+  sandboxReadyAtMs?: number;
   containers: Map<string, ContainerRecord>;
   rejected?: { reason: string; message: string };
   terminating: boolean;
@@ -130,6 +140,12 @@ export class PodWorkers {
       const ip = this.d.cni.setUpPod({ namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', uid: w.uid });
       if (ip) w.podIP = ip;
       w.startTimeMs = this.ctx.now();
+      w.sandboxReadyAtMs = this.ctx.now() + SANDBOX_SETUP_MS;
+    }
+    if (w.sandboxReadyAtMs !== undefined && this.ctx.now() < w.sandboxReadyAtMs) {
+      // kubelet.go SyncPod writes the pod's status (hostIP, ContainerCreating) before the runtime's SyncPod
+      this.retryAt(w, w.sandboxReadyAtMs);
+      return this.writeStatus(w);
     }
     for (const c of pod.spec.containers) {
       const rec = this.record(w, c.name);
