@@ -50,6 +50,19 @@ describe('kubelet end to end', () => {
     expect(evs[0]).toMatchObject({ source: { component: 'kubelet', host: node }, involvedObject: { fieldPath: 'spec.containers{app}' } });
   });
 
+  it('gives hostNetwork pods the node IP (no CNI address), other pods one from the podCIDR', async () => {
+    const { cluster, node } = boot(['nginx:1.27']);
+    expect((await cluster.kubectl('apply -f -', { stdin: podYaml('web', node, 'nginx:1.27') })).exitCode).toBe(0);
+    await cluster.advance(5000);
+    const system = await json<{ items: Pod[] }>(cluster, 'get pods -n kube-system');
+    const proxy = system.items.find((p) => p.metadata.name?.startsWith('kube-proxy-'))!;
+    expect(proxy.spec.hostNetwork).toBe(true);
+    expect(proxy.status?.podIP).toBe(proxy.status?.hostIP);
+    const web = await json<Pod>(cluster, 'get pod web');
+    expect(web.status?.podIP).toBeDefined();
+    expect(web.status?.podIP).not.toBe(web.status?.hostIP);
+  });
+
   it('pulls a missing image with the Pulling / Pulled texts', async () => {
     const { cluster, node } = boot();
     await cluster.advance(2000);

@@ -137,7 +137,9 @@ export class PodWorkers {
       }
       w.sandboxId = this.d.cri.runPodSandbox(w.uid);
       for (const [name, count] of restartCountsAfterReboot(pod)) this.record(w, name).restartCount = count;
-      const ip = this.d.cni.setUpPod({ namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', uid: w.uid });
+      // a hostNetwork pod shares the node's network namespace: no CNI ADD, its IP is the node's
+      // (kuberuntime_sandbox.go skips network setup; status.podIP = hostIP)
+      const ip = pod.spec.hostNetwork ? this.d.nodeIP : this.d.cni.setUpPod({ namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', uid: w.uid });
       if (ip) w.podIP = ip;
       w.startTimeMs = this.ctx.now();
       w.sandboxReadyAtMs = this.ctx.now() + SANDBOX_SETUP_MS;
@@ -308,7 +310,7 @@ export class PodWorkers {
     w.retryTimer?.cancel();
     for (const name of w.containers.keys()) this.probes.containerStopped(w.key, name);
     if (w.sandboxId) this.d.cri.removePodSandbox(w.sandboxId);
-    if (w.podIP) this.d.cni.tearDownPod(w.podIP);
+    if (w.podIP && !w.pod.spec.hostNetwork) this.d.cni.tearDownPod(w.podIP);
     this.workers.delete(w.key);
   }
 
