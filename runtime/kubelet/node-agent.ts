@@ -148,20 +148,27 @@ export function startLeaseRenewal(ctx: ProcessContext, client: RestClient, nodeN
       renewTime: rfc3339Micro(ctx.now()),
     },
   });
+  // the lease controller (component-helpers/apimachinery/lease/controller.go) updates from the copy
+  // its last write returned; only without one (first round, or after a failed or conflicting write)
+  // does it GET the Lease again, or create it when missing
+  let latest: Lease | undefined;
+  const update = (prev: Lease): void =>
+    client.request({ verb: 'update', ...base, name: nodeName, body: leaseBody(prev) }, (u) => {
+      if (!ctx.isLive()) return;
+      latest = u.code === 200 ? (u.body as Lease) : undefined;
+      if (latest) ctx.trace('kubelet.lease-renewed', nodeName);
+    });
   const renew = (): void => {
+    if (latest) return update(latest);
     client.request({ verb: 'get', ...base, name: nodeName }, (res) => {
       if (!ctx.isLive()) return;
       if (res.code === 404) {
-        client.request({ verb: 'create', ...base, body: leaseBody() }, () => undefined);
+        client.request({ verb: 'create', ...base, body: leaseBody() }, (c) => {
+          if (ctx.isLive() && c.code === 201) latest = c.body as Lease;
+        });
         return;
       }
-      if (res.code !== 200) return;
-      client.request(
-        { verb: 'update', ...base, name: nodeName, body: leaseBody(res.body as Lease) },
-        (u) => {
-          if (ctx.isLive() && u.code === 200) ctx.trace('kubelet.lease-renewed', nodeName);
-        },
-      );
+      if (res.code === 200) update(res.body as Lease);
     });
   };
   renew();
