@@ -27,11 +27,10 @@ const KUBE_PROXY_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'sys
 const SCHEDULER_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-scheduler' } };
 const KCM_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-controller-manager' } };
 /**
- * The controllers kube-controller-manager runs: all of them, plus pod garbage collection in a
- * managed cluster, where the cloud-controller-manager deletes the Nodes of deleted instances and
- * podgc removes their pods (an opt-in controller here: see OPT_IN_CONTROLLERS).
+ * The controllers kube-controller-manager runs: all of them (podgc included: in a managed cluster
+ * the cloud-controller-manager deletes the Nodes of deleted instances and podgc removes their pods).
  */
-const kcmControllers = (plan: ClusterPlan): ControllerName[] => (plan.topology === 'managed' ? [...ALL_CONTROLLERS, 'podgc'] : [...ALL_CONTROLLERS]);
+const kcmControllers = (_plan: ClusterPlan): ControllerName[] => [...ALL_CONTROLLERS];
 
 export function startComponents(
   kernel: Kernel, plan: ClusterPlan, components: Map<string, Component>,

@@ -6,7 +6,6 @@ export { BURST_REPLICAS } from './replicaset/index.ts';
 export type { ReplicaSetDecision, ReplicaSetReconciler, ReplicaSetSyncContext } from './replicaset/index.ts';
 export {
   ALL_CONTROLLERS,
-  OPT_IN_CONTROLLERS,
   CONTROLLER_SERVICE_ACCOUNTS,
   controllerManagerClientSuffixes,
   startControllerManager,

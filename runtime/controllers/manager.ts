@@ -49,14 +49,7 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   serviceaccount: 'service-account-controller', daemonset: 'daemon-set-controller', podgc: 'pod-garbage-collector',
 };
 /** Every controller this manager can run, in start order. */
-export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset'];
-/**
- * Controllers started only when asked for by name. podgc runs in every real kube-controller-manager;
- * here the cluster enables it where it is needed (the managed topology, whose cloud deletes Nodes),
- * because starting it in every cluster shifted the timing of the etcd restore drill
- * (runtime/cluster/e2e.test.ts, seed 61: ready after 64 s instead of 5 s) for reasons not yet found.
- */
-export const OPT_IN_CONTROLLERS: readonly ControllerName[] = ['podgc'];
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc'];
 
 /** The suffixes of the client endpoints a manager incarnation uses ("main" plus one per controller). */
 export function controllerManagerClientSuffixes(controllers: readonly ControllerName[] = ALL_CONTROLLERS): string[] {
