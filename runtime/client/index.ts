@@ -5,6 +5,7 @@
  */
 export { WorkQueue } from './workqueue/queue.ts';
 export { RateLimitingQueue, type QueueClock } from './workqueue/rate-limiting-queue.ts';
+export { runWorkers, type SyncFn, type WorkerPool } from './workqueue/workers.ts';
 export {
   BucketRateLimiter,
   ItemExponentialFailureRateLimiter,

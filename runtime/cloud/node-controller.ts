@@ -6,14 +6,14 @@
 // mirrors staging/src/k8s.io/cloud-provider/controllers/node/node_controller.go (syncNode,
 // getNodeModifiersFromCloudProvider, updateNodeAddress, UpdateNodeStatus)
 import type { Node, NodeAddress, NodeSpec } from '../api/index.ts';
-import { RateLimitingQueue, type EventRecorder, type QueueClock, type RestClient, type SharedInformer } from '../client/index.ts';
+import { RateLimitingQueue, runWorkers, type WorkerPool, type EventRecorder, type QueueClock, type RestClient, type SharedInformer } from '../client/index.ts';
 import type { TimerHandle } from '../kernel/index.ts';
 import type { CloudInstances, InstanceMetadata } from './types.ts';
 import {
   LABEL_BETA_INSTANCE_TYPE, LABEL_BETA_REGION, LABEL_BETA_ZONE, LABEL_INSTANCE_TYPE, LABEL_TOPOLOGY_REGION, LABEL_TOPOLOGY_ZONE,
   UNINITIALIZED_TAINT, matchesTaint,
 } from './well-known.ts';
-import { nodeReference, runQueue, type QueueRunner } from './sync.ts';
+import { nodeReference } from './sync.ts';
 
 /** --node-status-update-frequency of the cloud node controller. */
 export const NODE_STATUS_UPDATE_FREQUENCY_MS = 5 * 60_000;
@@ -68,7 +68,7 @@ export interface CloudNodeControllerOptions {
 
 export class CloudNodeController {
   private readonly queue: RateLimitingQueue<string>;
-  private runner: QueueRunner | undefined;
+  private runner: WorkerPool | undefined;
   private statusLoop: TimerHandle | undefined;
 
   constructor(private readonly o: CloudNodeControllerOptions) {
@@ -82,7 +82,9 @@ export class CloudNodeController {
   }
 
   start(): void {
-    this.runner = runQueue(this.queue, this.o.clock, (key, done) => this.syncNode(key, done), (key, err) => this.o.log(`error syncing '${key}': ${err}, requeuing`));
+    this.runner = runWorkers(this.queue, this.o.clock, 1, (key, done) => this.syncNode(key, done), (key, err) => {
+      if (this.o.isLive()) this.o.log(`error syncing '${key}': ${err}, requeuing`);
+    });
     this.statusLoop = this.o.clock.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => this.updateNodeStatus());
   }
 

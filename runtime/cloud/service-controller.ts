@@ -7,10 +7,10 @@
 // mirrors staging/src/k8s.io/cloud-provider/controllers/service/controller.go (syncService,
 // syncLoadBalancerIfNeeded, needsCleanup, needsUpdate, getNodeConditionPredicate, nodeSyncInternal)
 import type { Node, Service } from '../api/index.ts';
-import { RateLimitingQueue, isTombstone, type EventRecorder, type QueueClock, type RestClient, type SharedInformer } from '../client/index.ts';
+import { RateLimitingQueue, runWorkers, type WorkerPool, isTombstone, type EventRecorder, type QueueClock, type RestClient, type SharedInformer } from '../client/index.ts';
 import type { TimerHandle } from '../kernel/index.ts';
 import type { CloudLoadBalancers, LoadBalancerService, LoadBalancerStatus } from './types.ts';
-import { runQueue, serviceReference, type QueueRunner } from './sync.ts';
+import { serviceReference } from './sync.ts';
 import { LABEL_EXCLUDE_FROM_LOAD_BALANCERS, LOAD_BALANCER_CLEANUP_FINALIZER } from './well-known.ts';
 
 /** The taint the cluster autoscaler puts on a node it is about to remove. */
@@ -84,7 +84,7 @@ type Done = (error?: string) => void;
 
 export class ServiceController {
   private readonly queue: RateLimitingQueue<string>;
-  private runner: QueueRunner | undefined;
+  private runner: WorkerPool | undefined;
   /** The Ready hosts the load balancers were last pointed at ('' before the first sync). */
   private knownHosts = '';
   private needFullSync = false;
@@ -116,8 +116,10 @@ export class ServiceController {
   }
 
   start(): void {
-    this.runner = runQueue(this.queue, this.o.clock, (key, done) => this.syncService(key, done),
-      (key, err) => this.o.log(`error processing service ${key} (will retry): ${err}`));
+    this.runner = runWorkers(this.queue, this.o.clock, 1, (key, done) => this.syncService(key, done),
+      (key, err) => {
+        if (!this.stopped) this.o.log(`error processing service ${key} (will retry): ${err}`);
+      });
   }
 
   stop(): void {

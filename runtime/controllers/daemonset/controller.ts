@@ -6,14 +6,13 @@
 // to their node through node affinity; the default scheduler binds them (upstream since 1.12).
 import type { ControllerRevision, DaemonSet, DaemonSetStatus, Node, OwnerReference, Pod } from '../../api/index.ts';
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
-import { RateLimitingQueue, isTombstone } from '../../client/index.ts';
+import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import {
   controllerOf, isEmptySelector, isPodReady, keyOf, newControllerRef, selectorMatches,
 } from '../controller-utils.ts';
 import { ControllerExpectations, DeletionTracker } from '../expectations.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
 import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from '../slow-start.ts';
-import { runWorkers, type WorkerPool } from '../worker.ts';
 import { nodeShouldRunDaemonPod } from './eligibility.ts';
 import { constructHistory, errorText, revisionsToDelete } from './history.ts';
 import { calculateDaemonSetStatus, FailedPodBackoff, nodesToDaemonPods, planManage } from './manage.ts';

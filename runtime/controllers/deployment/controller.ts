@@ -5,10 +5,9 @@
 import type { Deployment, DeploymentStatus, Pod, ReplicaSet } from '../../api/index.ts';
 import { SIMULATION_EPOCH_MS, deepCopy, parseRFC3339, rfc3339 } from '../../api/index.ts';
 import type { EventRecorder, RestClient, RestResponse, SharedInformer } from '../../client/index.ts';
-import { RateLimitingQueue, isTombstone } from '../../client/index.ts';
+import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import { controllerOf, isEmptySelector, keyOf, newControllerRef } from '../controller-utils.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
-import { runWorkers, type WorkerPool } from '../worker.ts';
 import { planNewReplicaSet, planOldReplicaSets, type ScaleStep } from './rolling.ts';
 import { calculateStatus, deploymentComplete, deploymentCondition, hasProgressDeadline, setDeploymentCondition, withProgress } from './status.ts';
 import {

@@ -7,11 +7,10 @@
 // onEndpointSlice*) and reconciler.go (finalize: delete, update, create).
 import type { EndpointSlice, Pod, Service } from '../../api/index.ts';
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
-import { RateLimitingQueue, isTombstone } from '../../client/index.ts';
+import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import { keyOf, selectorMatches } from '../controller-utils.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
 import { forEachSerial, responseError } from '../namespace/serial.ts';
-import { runWorkers, type WorkerPool } from '../worker.ts';
 import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE } from './endpoints.ts';
 import { reconcileEndpointSlices } from './reconcile.ts';
 

@@ -9,10 +9,9 @@
 import type { KubeObject, OwnerReference, ResourceInfo } from '../../api/index.ts';
 import { RESOURCES, apiVersionOf, resourceForKind } from '../../api/index.ts';
 import type { RestClient, RestResponse, SharedInformer } from '../../client/index.ts';
-import { RateLimitingQueue, isTombstone } from '../../client/index.ts';
+import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
 import { forEachSerial, responseError } from '../namespace/serial.ts';
-import { runWorkers, type WorkerPool } from '../worker.ts';
 import { classifyOwner, decideAttemptToDelete, type OwnerState } from './decide.ts';
 import { DependencyGraph, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type GraphNode, type GraphWork, type ObjectIdentity } from './graph.ts';
 

@@ -8,10 +8,9 @@
 import type { KubeObject, Namespace, Pod, ResourceInfo } from '../../api/index.ts';
 import { RESOURCES, parseRFC3339, rfc3339, SIMULATION_EPOCH_MS } from '../../api/index.ts';
 import type { RestClient, SharedInformer } from '../../client/index.ts';
-import { RateLimitingQueue, isTombstone } from '../../client/index.ts';
+import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
 import { forEachSerial, responseError } from './serial.ts';
-import { runWorkers, type WorkerPool } from '../worker.ts';
 import { failureConditions, updateConditions, type ContentTotals } from './conditions.ts';
 
 /** The finalizer token this controller owns (v1.FinalizerKubernetes). */

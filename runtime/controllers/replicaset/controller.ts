@@ -6,14 +6,13 @@
 import type { KubeObject, OwnerReference, Pod, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from '../../api/index.ts';
 import { deepCopy, rfc3339, SIMULATION_EPOCH_MS } from '../../api/index.ts';
 import type { EventRecorder, RestClient, RestResponse, SharedInformer } from '../../client/index.ts';
-import { RateLimitingQueue, isTombstone } from '../../client/index.ts';
+import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import type { TimerHandle } from '../../kernel/index.ts';
 import {
   controllerOf, isPodActive, isPodAvailable, isPodReady, keyOf, newControllerRef, selectorMatches,
 } from '../controller-utils.ts';
 import { ControllerExpectations, DeletionTracker } from '../expectations.ts';
 import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from '../slow-start.ts';
-import { runWorkers, type WorkerPool } from '../worker.ts';
 import { reconcileReplicaSet } from './reconcile.ts';
 import { BURST_REPLICAS, type ReplicaSetReconciler } from './types.ts';
 

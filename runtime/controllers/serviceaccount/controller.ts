@@ -4,9 +4,8 @@
 // each missing account. Pods rely on it: the ServiceAccount admission plugin rejects a pod whose
 // namespace has no "default" account yet, so a Deployment in a new namespace waits for this.
 import type { Namespace, ServiceAccount } from '../../api/index.ts';
-import { RateLimitingQueue, type RestClient, type SharedInformer } from '../../client/index.ts';
+import { RateLimitingQueue, type RestClient, type SharedInformer, runWorkers, type WorkerPool } from '../../client/index.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
-import { runWorkers, type WorkerPool } from '../worker.ts';
 
 /** The accounts ensured in every namespace (ServiceAccountsControllerOptions.ServiceAccounts). */
 export const MANAGED_SERVICE_ACCOUNTS = ['default'] as const;

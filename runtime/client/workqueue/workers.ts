@@ -1,8 +1,9 @@
-// The worker loop of every controller (processNextWorkItem in pkg/controller/*): take a key,
-// sync it, then forget it (success) or add it back rate-limited (error), and mark it done. The
+// The worker loop of every controller, in kube-controller-manager and the cloud-controller-manager
+// alike (processNextWorkItem in pkg/controller/* and k8s.io/cloud-provider/controllers/*): take a
+// key, sync it, then forget it (success) or add it back rate-limited (error), and mark it done. The
 // work queue guarantees a key is never synced by two workers at once. Syncs are callback-driven,
 // so up to `workers` of them may be in flight, as upstream's ConcurrentRSSyncs goroutines are.
-import type { RateLimitingQueue } from '../client/index.ts';
+import type { RateLimitingQueue } from './rate-limiting-queue.ts';
 
 /** A sync reports back: undefined on success, or an error message to retry with back-off. */
 export type SyncFn = (key: string, done: (error?: string) => void) => void;
