@@ -13,6 +13,7 @@ export {
   resourcesInCategory,
 } from './registry.ts';
 export type { ResourceInfo } from './registry.ts';
+export { toleratesTaint } from './toleration.ts';
 export {
   Quantity,
   parseQuantity,

@@ -3,7 +3,7 @@
 // (AddOrUpdateDaemonPodTolerations). The node-affinity and toleration matching follow
 // component-helpers/scheduling/corev1 (nodeaffinity.go, helpers.go): the controllers subsystem
 // may not import the scheduler, so the few lines it needs live here.
-import type { DaemonSet, Node, NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Toleration } from '../../api/index.ts';
+import { toleratesTaint, type DaemonSet, type Node, type NodeSelectorRequirement, type NodeSelectorTerm, type PodSpec, type Taint, type Toleration } from '../../api/index.ts';
 
 export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -44,20 +44,6 @@ export function withDaemonTolerations(spec: PodSpec): Toleration[] {
     else out.push(t);
   }
   return out;
-}
-
-/** Toleration.ToleratesTaint. */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? 'Equal') {
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
 }
 
 /** FindMatchingUntoleratedTaint: the first taint passing include that no toleration tolerates. */

@@ -1,20 +1,11 @@
 // Taint-based eviction: when a pod on a NoExecute-tainted node must go. mirrors
-// pkg/controller/tainteviction/taint_eviction.go (processPodOnNode, getMinTolerationTime) and
-// staging/src/k8s.io/api/core/v1/toleration.go (ToleratesTaint). An untolerated NoExecute taint
-// deletes the pod at once; otherwise the smallest tolerationSeconds among the tolerations used
+// pkg/controller/tainteviction/taint_eviction.go (processPodOnNode, getMinTolerationTime); the
+// toleration rule is api's toleratesTaint. An untolerated NoExecute taint deletes the pod at once; otherwise the smallest tolerationSeconds among the tolerations used
 // counts from when the controller saw the taints (not the taint's timeAdded); no limit at all
 // means the pod stays forever.
-import type { Pod, Taint, Toleration } from '../../api/index.ts';
+import { toleratesTaint, type Pod, type Taint, type Toleration } from '../../api/index.ts';
 
 export const TAINT_EVICTION_REASON = 'TaintManagerEviction';
-
-/** Toleration.ToleratesTaint. */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key !== undefined && t.key !== '' && t.key !== taint.key) return false;
-  if (t.operator === 'Exists') return true;
-  return (t.value ?? '') === (taint.value ?? ''); // operator Equal (the default)
-}
 
 export type EvictionPlan =
   | { kind: 'none' }

@@ -10,5 +10,5 @@ export {
   type NodeHealth,
 } from './health.ts';
 export { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, desiredNoScheduleTaints, desiredNoExecuteTaints, reconcileTaints } from './taints.ts';
-export { planEviction, toleratesTaint, TAINT_EVICTION_REASON, type EvictionPlan } from './eviction.ts';
+export { planEviction, TAINT_EVICTION_REASON, type EvictionPlan } from './eviction.ts';
 export { notReadyConditions, NODE_NOT_READY_POD_EVENT } from './pods-not-ready.ts';

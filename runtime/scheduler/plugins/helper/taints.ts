@@ -1,21 +1,6 @@
-// mirrors staging/src/k8s.io/api/core/v1/toleration.go (ToleratesTaint) and
-// component-helpers/scheduling/corev1/helpers.go (TolerationsTolerateTaint,
-// FindMatchingUntoleratedTaint).
-import type { Taint, Toleration } from '../../../api/index.ts';
-
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
+// mirrors component-helpers/scheduling/corev1/helpers.go (TolerationsTolerateTaint,
+// FindMatchingUntoleratedTaint), over api's toleratesTaint (core/v1 toleration.go).
+import { toleratesTaint, type Taint, type Toleration } from '../../../api/index.ts';
 
 export function tolerationsTolerateTaint(
   tolerations: readonly Toleration[],
