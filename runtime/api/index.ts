@@ -77,3 +77,22 @@ export {
   validateLabelSelector,
 } from './validation/common.ts';
 export { validatePodSpec, validateResources } from './validation/pod.ts';
+export {
+  DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS,
+  HIGHEST_USER_DEFINABLE_PRIORITY,
+  PREEMPT_LOWER_PRIORITY,
+  PREEMPT_NEVER,
+  SYSTEM_CLUSTER_CRITICAL,
+  SYSTEM_CRITICAL_PRIORITY,
+  SYSTEM_NODE_CRITICAL,
+  SYSTEM_PRIORITY_CLASS_PREFIX,
+  isSystemPriorityClassName,
+  systemPriorityClasses,
+  unknownSystemPriorityClassReason,
+} from './scheduling.ts';
+export {
+  validatePreemptionPolicy,
+  validatePriorityClass,
+  validatePriorityClassUpdate,
+} from './validation/scheduling.ts';
+export { defaultPriorityClass } from './defaults/scheduling.ts';

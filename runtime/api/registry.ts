@@ -113,6 +113,8 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
   info('RoleBinding', 'rolebindings', 'rbac.authorization.k8s.io', 'v1', true),
   info('ClusterRole', 'clusterroles', 'rbac.authorization.k8s.io', 'v1', false),
   info('ClusterRoleBinding', 'clusterrolebindings', 'rbac.authorization.k8s.io', 'v1', false),
+  // after rbac, as in discovery: scheduling.k8s.io's group priority (16600) is below rbac's (17000)
+  info('PriorityClass', 'priorityclasses', 'scheduling.k8s.io', 'v1', false, { shortNames: ['pc'] }),
 ]);
 
 /** "v1" for the core group, "apps/v1" otherwise: the apiVersion field of an object. */

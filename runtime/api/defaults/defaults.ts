@@ -8,6 +8,7 @@ import type { DaemonSet, Deployment, ReplicaSet } from '../types/apps.ts';
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../types/rbac.ts';
 import type { EndpointSlice } from '../types/discovery.ts';
 import { defaultPodSpec } from './pod.ts';
+import { defaultPriorityClass } from './scheduling.ts';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
@@ -151,6 +152,7 @@ const BY_KIND: Record<string, (o: never) => void> = {
   RoleBinding: defaultBinding,
   ClusterRoleBinding: defaultBinding,
   EndpointSlice: defaultEndpointSlice,
+  PriorityClass: defaultPriorityClass,
 };
 
 /**

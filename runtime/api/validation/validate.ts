@@ -14,6 +14,7 @@ import {
   type NameValidator,
 } from './common.ts';
 import { validatePod } from './pod.ts';
+import { validatePriorityClass } from './scheduling.ts';
 import { validateDaemonSet, validateDeployment, validateReplicaSet } from './apps.ts';
 import {
   validateClusterRole,
@@ -46,6 +47,7 @@ const RULES: Record<string, KindRules> = {
   ControllerRevision: { nameFn: nameIsDNSSubdomain },
   EndpointSlice: { nameFn: nameIsDNSSubdomain, spec: validateEndpointSlice },
   Lease: { nameFn: nameIsDNSSubdomain },
+  PriorityClass: { nameFn: nameIsDNSSubdomain, spec: validatePriorityClass },
   Role: { nameFn: nameIsPathSegment, spec: validateRole },
   ClusterRole: { nameFn: nameIsPathSegment, spec: validateClusterRole },
   RoleBinding: { nameFn: nameIsPathSegment, spec: validateRoleBinding },

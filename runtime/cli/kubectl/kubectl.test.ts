@@ -739,7 +739,7 @@ describe('kubectl api-resources', () => {
   });
   it('-o name and --namespaced=false', () => {
     expect(kubectl(cluster(), 'api-resources --namespaced=false -o name').stdout).toBe(
-      'namespaces\nnodes\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\n',
+      'namespaces\nnodes\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\npriorityclasses.scheduling.k8s.io\n',
     );
   });
 });
