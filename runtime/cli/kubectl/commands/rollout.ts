@@ -1,20 +1,24 @@
-// kubectl rollout status for Deployments and DaemonSets; history|undo|restart for Deployments.
-// mirrors staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go (the status texts),
-// history.go (REVISION/CHANGE-CAUSE from ReplicaSet revision annotations), rollback.go (undo
-// copies the revision's pod template back) and objectrestarter.go (restartedAt annotation).
-import type { DaemonSet, Deployment, KubeObject, ReplicaSet } from '../../../api/index.ts';
+// kubectl rollout status|history|undo for Deployments and DaemonSets; restart for Deployments.
+// mirrors staging/src/k8s.io/kubectl/pkg/cmd/rollout (rollout_status.go, rollout_history.go,
+// rollout_undo.go, rollout_restart.go) and polymorphichelpers (rollout_status.go for the status
+// texts, objectrestarter.go for the restartedAt annotation); the per-kind revision sources of
+// history and undo live in ../rollout-history.ts.
+import type { DaemonSet, Deployment, KubeObject } from '../../../api/index.ts';
 import { lookupResource, rfc3339, type ResourceInfo } from '../../../api/index.ts';
 import { flagBool, flagInt } from '../args.ts';
 import { canWatch } from './watch.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import { operationLine } from '../errors.ts';
-import { alignTabs, DESCRIBE_TABWRITER } from '../printers/tabwriter.ts';
-import { resolveResourceArgs } from '../resources.ts';
-import type { ObjectList } from '../transport.ts';
+import { resolveResourceArgs, typePrefix } from '../resources.ts';
+import {
+  HISTORY_KINDS,
+  historyText,
+  undoTarget,
+  type HistoryKind,
+  type Revision,
+} from '../rollout-history.ts';
 
-const REVISION = 'deployment.kubernetes.io/revision';
-const CHANGE_CAUSE = 'kubernetes.io/change-cause';
 const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 /** The one-line status kubectl prints for a deployment, and whether the rollout is done. */
@@ -87,7 +91,7 @@ const STATUS_VIEWERS: Readonly<Record<string, (o: KubeObject) => RolloutStatus>>
   DaemonSet: (o) => daemonSetRolloutStatus(o as DaemonSet),
 };
 
-/** history, undo and restart here know Deployments only (upstream also has DaemonSet and StatefulSet). */
+/** restart here knows Deployments only (upstream also restarts DaemonSets and StatefulSets). */
 function oneDeployment(
   ctx: Ctx,
   then: (d: Deployment) => void,
@@ -96,7 +100,7 @@ function oneDeployment(
 ): void {
   oneObject(
     ctx,
-    (kind) => (kind === 'Deployment' ? undefined : `${missing} ${kind}`),
+    (info) => (info.kind === 'Deployment' ? undefined : `${missing} ${info.kind}`),
     (o) => then(o as Deployment),
     done,
   );
@@ -105,7 +109,7 @@ function oneDeployment(
 /** Resolves the single TYPE/NAME argument, refuses kinds `refuse` names, and gets the object. */
 function oneObject(
   ctx: Ctx,
-  refuse: (kind: string) => string | undefined,
+  refuse: (info: ResourceInfo) => string | undefined,
   then: (o: KubeObject, info: ResourceInfo) => void,
   done: () => void,
 ): void {
@@ -120,7 +124,7 @@ function oneObject(
     ctx.error('required resource not specified');
     return done();
   }
-  const refusal = refuse(request.info.kind);
+  const refusal = refuse(request.info);
   if (refusal !== undefined) {
     ctx.error(refusal);
     return done();
@@ -144,8 +148,10 @@ function oneObject(
 export function runRolloutStatus(ctx: Ctx, done: () => void): void {
   oneObject(
     ctx,
-    (kind) =>
-      STATUS_VIEWERS[kind] ? undefined : `no status viewer has been implemented for ${kind}`,
+    (info) =>
+      STATUS_VIEWERS[info.kind]
+        ? undefined
+        : `no status viewer has been implemented for ${info.kind}`,
     (d, info) => {
       const viewer = STATUS_VIEWERS[info.kind]!;
       const status = viewer(d);
@@ -200,86 +206,83 @@ function followRollout(
   ctx.io.after!(ctx.io.watchForMs!, finish);
 }
 
-/** ReplicaSets controlled by the deployment, by revision number. */
-function ownedReplicaSets(ctx: Ctx, d: Deployment, then: (sets: ReplicaSet[]) => void): void {
-  const rs = lookupResource('replicasets')!;
-  ctx.request(
-    { verb: 'list', resource: gvr(rs), namespace: d.metadata.namespace ?? ctx.namespace },
-    (res) => {
-      if (!res.ok) {
-        ctx.statusError(res.status);
-        return then([]);
-      }
-      const items = (res.body as ObjectList).items as ReplicaSet[];
-      const owned = items.filter((r) =>
-        (r.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === d.metadata.uid),
-      );
-      then(owned.sort((a, b) => revisionOf(a) - revisionOf(b)));
-    },
-  );
-}
-
-const revisionOf = (o: KubeObject): number => Number(o.metadata.annotations?.[REVISION] ?? '0');
-
-export function runRolloutHistory(ctx: Ctx, done: () => void): void {
-  oneDeployment(
+/** Resolves the workload and lists its revisions, for kinds with a history source. */
+function withHistory(
+  ctx: Ctx,
+  missing: string,
+  then: (owner: KubeObject, info: ResourceInfo, kind: HistoryKind, revisions: Revision[]) => void,
+  done: () => void,
+): void {
+  oneObject(
     ctx,
-    (d) =>
-      ownedReplicaSets(ctx, d, (sets) => {
-        const rows = [
-          'REVISION\tCHANGE-CAUSE',
-          ...sets.map(
-            (r) => `${revisionOf(r)}\t${r.metadata.annotations?.[CHANGE_CAUSE] || '<none>'}`,
-          ),
-        ];
-        ctx.out(
-          `deployment.apps/${d.metadata.name ?? ''} \n${alignTabs(rows.join('\n') + '\n', DESCRIBE_TABWRITER)}\n`,
-        );
-        done();
-      }),
+    (info) => (HISTORY_KINDS[info.kind] ? undefined : `${missing} ${quotedGroupKind(info)}`),
+    (owner, info) => {
+      const kind = HISTORY_KINDS[info.kind]!;
+      kind.revisions(ctx, owner, (revisions) =>
+        revisions ? then(owner, info, kind, revisions) : done(),
+      );
+    },
     done,
-    'no history viewer has been implemented for',
   );
 }
 
-/** The pod template a revision ran, without the pod-template-hash label the controller adds. */
-function templateOf(rs: ReplicaSet): Deployment['spec']['template'] {
-  const template = JSON.parse(JSON.stringify(rs.spec.template)) as Deployment['spec']['template'];
-  if (template.metadata?.labels) delete template.metadata.labels['pod-template-hash'];
-  return template;
+/** GroupKind.String() as %q prints it: "ReplicaSet.apps", "ConfigMap". */
+const quotedGroupKind = (info: ResourceInfo): string =>
+  `"${info.group ? `${info.kind}.${info.group}` : info.kind}"`;
+
+/** rollout_history.go: the name line, then the REVISION table or one revision's pod template. */
+export function runRolloutHistory(ctx: Ctx, done: () => void): void {
+  const wanted = flagInt(ctx.args, 'revision') ?? 0;
+  withHistory(
+    ctx,
+    'no history viewer has been implemented for',
+    (owner, info, _kind, revisions) => {
+      const text = historyText(revisions, wanted);
+      if (!text.ok) {
+        ctx.error(text.error);
+        return done();
+      }
+      const operation = wanted > 0 ? `with revision #${wanted}` : '';
+      ctx.out(`${typePrefix(info)}/${owner.metadata.name ?? ''} ${operation}\n${text.value}\n`);
+      done();
+    },
+    done,
+  );
 }
 
+/**
+ * rollout_undo.go with DeploymentRollbacker / DaemonSetRollbacker: writes the chosen revision's
+ * template back, or skips when the workload already runs it. Upstream sends a patch (JSON patch
+ * for Deployments, the revision's strategic merge patch for DaemonSets); we send an update of the
+ * object just read, which lands the same spec (a concurrent writer gets a Conflict instead).
+ */
 export function runRolloutUndo(ctx: Ctx, done: () => void): void {
   const toRevision = flagInt(ctx.args, 'to-revision') ?? 0;
-  oneDeployment(
+  withHistory(
     ctx,
-    (d) =>
-      ownedReplicaSets(ctx, d, (sets) => {
-        const current = revisionOf(d);
-        const target =
-          toRevision > 0
-            ? sets.find((r) => revisionOf(r) === toRevision)
-            : [...sets].reverse().find((r) => revisionOf(r) < current);
-        if (!target) {
-          ctx.error(
-            toRevision > 0
-              ? `unable to find specified revision ${toRevision} in history`
-              : 'no rollout history found for deployment "' + (d.metadata.name ?? '') + '"',
-          );
-          return done();
-        }
-        const template = templateOf(target);
-        if (JSON.stringify(template) === JSON.stringify(d.spec.template)) {
-          ctx.out(
-            `deployment.apps/${d.metadata.name ?? ''} skipped rollback (current template already matches revision ${revisionOf(target)})\n`,
-          );
-          return done();
-        }
-        const next = { ...d, spec: { ...d.spec, template } };
-        update(ctx, next, 'rolled back', done);
-      }),
-    done,
     'no rollbacker has been implemented for',
+    (owner, info, kind, revisions) => {
+      const target = undoTarget(kind, owner, revisions, toRevision);
+      if (typeof target === 'string') {
+        ctx.error(target);
+        return done();
+      }
+      const name = owner.metadata.name ?? '';
+      if ((owner as Deployment).kind === 'Deployment' && (owner as Deployment).spec.paused) {
+        ctx.error(
+          `you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/${name}' and try again`,
+        );
+        return done();
+      }
+      if (kind.matches(owner, target)) {
+        ctx.out(
+          `${typePrefix(info)}/${name} skipped rollback (current template already matches revision ${toRevision})\n`,
+        );
+        return done();
+      }
+      update(ctx, info, kind.rolledBack(owner, target), 'rolled back', done);
+    },
+    done,
   );
 }
 
@@ -297,7 +300,8 @@ export function runRolloutRestart(ctx: Ctx, done: () => void): void {
       };
       update(
         ctx,
-        { ...d, spec: { ...d.spec, template: { ...template, metadata } } },
+        lookupResource('deployments')!,
+        { ...d, spec: { ...d.spec, template: { ...template, metadata } } } as Deployment,
         'restarted',
         done,
       );
@@ -307,18 +311,24 @@ export function runRolloutRestart(ctx: Ctx, done: () => void): void {
   );
 }
 
-function update(ctx: Ctx, d: Deployment, op: 'rolled back' | 'restarted', done: () => void): void {
-  const info = lookupResource('deployments')!;
+/** Writes the workload back; the name line names it by its qualified resource ("daemonset.apps"). */
+function update(
+  ctx: Ctx,
+  info: ResourceInfo,
+  o: KubeObject,
+  op: 'rolled back' | 'restarted',
+  done: () => void,
+): void {
   ctx.request(
     {
       verb: 'update',
       resource: gvr(info),
-      namespace: d.metadata.namespace ?? ctx.namespace,
-      name: d.metadata.name,
-      body: d,
+      namespace: o.metadata.namespace ?? ctx.namespace,
+      name: o.metadata.name,
+      body: o,
     },
     (res) => {
-      if (res.ok) ctx.out(operationLine('deployment.apps', d.metadata.name ?? '', op));
+      if (res.ok) ctx.out(operationLine(typePrefix(info), o.metadata.name ?? '', op));
       else ctx.statusError(res.status);
       done();
     },
