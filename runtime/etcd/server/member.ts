@@ -4,7 +4,7 @@
 // with a wait registry keyed by request ID), v3_server.go (linearizableReadLoop via ReadIndex,
 // LeaseRenew/LeaseTimeToLive forwarded to the leader) and raft.go's raftNode Ready handling.
 import type { ProcessContext } from '../../kernel/index.ts';
-import { MemoryStorage, None, RawNode, type Message, type Ready, type Snapshot } from '../../raft/index.ts';
+import { MemoryStorage, None, RawNode, type Ready, type Snapshot } from '../../raft/index.ts';
 import type { EtcdError, Result } from '../errors.ts';
 import { ErrLeaseNotFound, ErrNoLeader, ErrRequestTooLarge, ErrTimeout, fail, ok } from '../errors.ts';
 import { encodeSnapshotFile, decodeSnapshotFile } from '../mvcc/snapshot-file.ts';
@@ -13,6 +13,7 @@ import type { EndpointStatus, Member, ResponseHeader } from '../client/types.ts'
 import { LeaderLessor } from './lessor.ts';
 import type { Proposal, RequestMessage, ResponseMessage, WatchMessage, WatchPingResponseMessage, WriteCommand } from './protocol.ts';
 import { isEtcdMessage, WRITE_OPS } from './protocol.ts';
+import { checkPeerMessage, ignoredLog, isRaftPeerMessage, isRaftPeerRejection, raftPeerMessage, type RaftPeerRejection } from './peer.ts';
 import { requestBytes } from './request-size.ts';
 import { EtcdStateMachine, memberSnapshotOf } from './state-machine.ts';
 
@@ -101,7 +102,7 @@ class EtcdMember implements MemberHandle {
     });
     ctx.every(cfg.tickMs, () => this.onTick(), 1 + ctx.rng.nextInt(cfg.tickMs));
     ctx.every(LEASE_CHECK_MS, () => this.revokeExpiredLeases());
-    ctx.onMessage<unknown>((msg) => this.onMessage(msg));
+    ctx.onMessage<unknown>((msg, from) => this.onMessage(msg, from));
     ctx.trace('etcd.start', `member ${spec.id} at revision ${this.sm.store.revision}`);
   }
 
@@ -136,13 +137,29 @@ class EtcdMember implements MemberHandle {
     this.drain();
   }
 
-  private onMessage(msg: unknown): void {
+  private onMessage(msg: unknown, from: string): void {
     if (isEtcdMessage(msg)) {
       if (msg.kind === 'etcd.request') this.handleRequest(msg);
       else if (msg.kind === 'etcd.response') this.relayResponse(msg);
       return;
     }
-    this.node.step(msg as Message);
+    if (isRaftPeerRejection(msg)) return this.onPeerRejection(msg, from);
+    if (!isRaftPeerMessage(msg)) return;
+    const verdict = checkPeerMessage({ clusterId: this.cfg.clusterId, memberId: this.spec.id }, msg, from);
+    if (!verdict.accept) {
+      this.ctx.trace('etcd.peer.reject', verdict.log);
+      this.ctx.send(from, verdict.reply);
+      return;
+    }
+    this.node.step(verdict.message);
+    this.drain();
+  }
+
+  /** A peer of another cluster refused what we sent (412): log it, and treat the peer as unreachable. */
+  private onPeerRejection(rejection: RaftPeerRejection, from: string): void {
+    if (rejection.requestClusterId !== this.cfg.clusterId) return; // refused what an earlier life sent
+    this.ctx.trace('etcd.peer.ignored', ignoredLog(rejection));
+    this.node.reportUnreachable(from);
     this.drain();
   }
 
@@ -154,7 +171,7 @@ class EtcdMember implements MemberHandle {
       if (rd.entries.length > 0) this.storage.append(rd.entries);
       if (rd.hardState) this.storage.setHardState(rd.hardState);
       for (const msg of rd.messages) {
-        this.ctx.send(msg.to, msg);
+        this.ctx.send(msg.to, raftPeerMessage(this.cfg.clusterId, this.spec.id, msg));
         if (msg.type === 'MsgSnap') this.reportSnapshotLater(msg.to);
       }
       if (rd.snapshot) this.restoreSnapshot(rd.snapshot);

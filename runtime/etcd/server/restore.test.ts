@@ -91,3 +91,34 @@ describe('startFromDataDir on a running cluster', () => {
     expect(refusal('etcd-0', 'not json')).toBe('not an etcd data directory');
   });
 });
+
+describe('members of different clusters on the same addresses (rafthttp X-Etcd-Cluster-ID)', () => {
+  it('a restored member refuses the old cluster\'s Raft messages, and the old members refuse its', () => {
+    const { kernel, etcd, sync } = running();
+    must(sync.put({ key: 'kept', value: '1' }));
+    const file = must(sync.snapshot()).data;
+    const oldId = etcd.clusterId;
+    etcd.crash('etcd-0');
+    kernel.runFor(100);
+    const started = must(etcd.startFromDataDir('etcd-0', dirFor(file, 'etcd-0', 0, 'restored')));
+    expect(started.clusterId).not.toBe(oldId);
+    kernel.runFor(3000);
+    // the old cluster goes on with its two members; the restored one stays alone, without a leader
+    const oldLeader = etcd.leader();
+    expect(['etcd-1', 'etcd-2']).toContain(oldLeader);
+    const old = syncClient(kernel, etcd.client({ name: 'old', endpoints: ['https://etcd-1:2379', 'https://etcd-2:2379'] }));
+    must(old.put({ key: 'after', value: 'old cluster' }));
+    kernel.runFor(1000);
+    const onRestored = etcd.store('etcd-0')!.range({ key: 'after' });
+    expect(onRestored.ok && onRestored.value.count).toBe(0);
+    expect(etcd.raftStatus('etcd-0')).toMatchObject({ lead: '', commit: 1 });
+    const events = kernel.trace.events();
+    const refused = events.filter((e) => e.kind === 'etcd.peer.reject' && e.actor === 'etcd-0');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.detail).toMatch(new RegExp(`^request cluster ID mismatch: local-member-id=[0-9a-f]{16} local-member-cluster-id=${started.clusterId} remote-peer-server-name=etcd-[12] remote-peer-id=[0-9a-f]{16} remote-peer-cluster-id=${oldId}$`));
+    expect(events.some((e) => e.kind === 'etcd.peer.reject' && e.actor === oldLeader && e.detail.includes(`remote-peer-cluster-id=${started.clusterId}`))).toBe(true);
+    expect(events.find((e) => e.kind === 'etcd.peer.ignored' && e.actor === oldLeader)?.detail).toBe(
+      `request sent was ignored due to cluster ID mismatch: remote-peer-id=${etcd.members[0]!.id} remote-peer-cluster-id=${started.clusterId} local-member-cluster-id=${oldId}`,
+    );
+  });
+});
