@@ -232,9 +232,9 @@ describe('metrics and audit', () => {
     const names = e.stages.map((s) => `${s.stage}${s.stage.endsWith('Admission') ? `:${s.detail}` : ''}`);
     expect(names).toEqual([
       'RequestReceived', 'Authentication', 'Authorization',
-      'MutatingAdmission:LimitRanger', 'MutatingAdmission:ServiceAccount', 'MutatingAdmission:DefaultTolerationSeconds',
+      'MutatingAdmission:LimitRanger', 'MutatingAdmission:ServiceAccount', 'MutatingAdmission:Priority', 'MutatingAdmission:DefaultTolerationSeconds',
       'Validation',
-      'ValidatingAdmission:NamespaceLifecycle', 'ValidatingAdmission:LimitRanger', 'ValidatingAdmission:ServiceAccount', 'ValidatingAdmission:ResourceQuota',
+      'ValidatingAdmission:NamespaceLifecycle', 'ValidatingAdmission:LimitRanger', 'ValidatingAdmission:ServiceAccount', 'ValidatingAdmission:Priority', 'ValidatingAdmission:ResourceQuota',
       'Storage', 'ResponseComplete',
     ]);
     expect(e.stages.at(-2)!.detail).toMatch(/^etcd txn create \/registry\/pods\/default\/web at revision \d+$/);

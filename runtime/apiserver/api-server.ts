@@ -93,7 +93,8 @@ export class ApiServer implements ApiEndpoint {
     this.admission = new AdmissionChain(options.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
     this.admissionContext = {
       cached: (g, r, ns, name) => this.cachedObject(g, r, ns, name),
-      cachedList: (g, r, ns) => this.cache(g, r)?.list({ kind: '', namespace: ns }) ?? [],
+      // '' lists a cluster-scoped resource (its objects have no namespace to match)
+      cachedList: (g, r, ns) => this.cache(g, r)?.list(ns === '' ? { kind: '' } : { kind: '', namespace: ns }) ?? [],
       liveGet: (g, r, ns, name, cb) => {
         const info = servedResource(g, r);
         if (!info) return cb(undefined);

@@ -5,6 +5,7 @@
 // cluster without that controller can still run pods in the system namespaces and "default").
 import type { KubeObject } from '../api/index.ts';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './authz/rbac/bootstrap-policy.ts';
+import { bootstrapPriorityClasses } from './bootstrap-priority-classes.ts';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -21,5 +22,6 @@ export function bootstrapObjects(): { resource: { group: string; resource: strin
     })),
     ...bootstrapClusterRoles().map((object) => ({ resource: { group: G, resource: 'clusterroles' }, object })),
     ...bootstrapClusterRoleBindings().map((object) => ({ resource: { group: G, resource: 'clusterrolebindings' }, object })),
+    ...bootstrapPriorityClasses(),
   ];
 }

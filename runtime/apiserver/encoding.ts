@@ -19,6 +19,7 @@ const KIND_FIELDS: Record<string, string[]> = {
   ClusterRole: ['rules', 'aggregationRule'],
   RoleBinding: ['subjects', 'roleRef'],
   ClusterRoleBinding: ['subjects', 'roleRef'],
+  PriorityClass: ['value', 'globalDefault', 'description', 'preemptionPolicy'],
 };
 const CORE_EVENT_FIELDS = ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count',
   'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'];

@@ -15,6 +15,7 @@ import { storagePrefix } from '../resources.ts';
 import type { Current, UpdateDecision } from '../storage/etcd-store.ts';
 import { listRange } from '../storage/keys.ts';
 import { buildPredicate, matches } from '../watch-cache/filter.ts';
+import { refuseSystemPriorityClassDelete } from '../bootstrap-priority-classes.ts';
 import { admissionAttributes, groupResource, isDryRun, keyOf, runAdmission, type Scope } from './scope.ts';
 
 const FOREGROUND = 'foregroundDeletion';
@@ -24,6 +25,8 @@ const RETURNS_OBJECT = new Set(['pods', 'namespaces']);
 
 export function handleDelete(s: Scope): void {
   const name = s.req.name ?? '';
+  const refused = refuseSystemPriorityClassDelete(s.resource, name);
+  if (refused) return s.fail(refused);
   deleteOne(s, s.req.namespace, name, (result) => {
     if ('status' in result) return s.fail(result.status);
     s.respond(200, respondBody(s, result.object, result.deleted));

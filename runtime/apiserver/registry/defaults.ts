@@ -1,7 +1,7 @@
 // TEMPORARY ADAPTER: server-side defaulting of the fields a learner sees in `-o yaml`, until
 // runtime/api exports per-kind defaulters (helper D). Mirrors pkg/apis/core/v1/defaults.go and
 // pkg/apis/apps/v1/defaults.go for the most visible fields only.
-import type { KubeObject } from '../../api/index.ts';
+import { defaultPriorityClass, type KubeObject, type PriorityClass } from '../../api/index.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,13 +40,9 @@ function defaultPodTemplate(spec: Obj): void {
 }
 
 const DEFAULTERS: Record<string, (o: Obj) => void> = {
-  Pod: (o) => {
-    defaultPodSpec(o.spec);
-    if (isObj(o.spec)) {
-      setDefault(o.spec, 'priority', 0);
-      setDefault(o.spec, 'preemptionPolicy', 'PreemptLowerPriority');
-    }
-  },
+  // spec.priority and spec.preemptionPolicy are not defaulted: the Priority admission plugin sets them
+  Pod: (o) => defaultPodSpec(o.spec),
+  PriorityClass: (o) => defaultPriorityClass(o as unknown as PriorityClass),
   Deployment: (o) => {
     if (!isObj(o.spec)) return;
     setDefault(o.spec, 'replicas', 1);

@@ -7,7 +7,7 @@
 import {
   Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
   labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject,
-  type ResourceInfo,
+  type ResourceInfo, validatePriorityClass, validatePriorityClassUpdate,
 } from '../../api/index.ts';
 
 type Obj = Record<string, unknown>;
@@ -162,6 +162,7 @@ const KIND_VALIDATORS: Record<string, (o: Obj) => FieldError[]> = {
   Deployment: (o) => validateReplicated(o, ['Always']),
   ReplicaSet: (o) => validateReplicated(o, ['Always']),
   DaemonSet: (o) => validateReplicated(o, ['Always']),
+  PriorityClass: (o) => validatePriorityClass(o),
 };
 
 /** Every error for a new object of resource `r`. */
@@ -171,5 +172,6 @@ export function validateCreate(obj: KubeObject, r: ResourceInfo): FieldError[] {
 
 /** Every error for an update from `old` to `next`. */
 export function validateUpdate(next: KubeObject, old: KubeObject, r: ResourceInfo): FieldError[] {
-  return [...validateObjectMetaUpdate(next, old), ...validateCreate(next, r)];
+  const kindUpdate = next.kind === 'PriorityClass' ? validatePriorityClassUpdate(next, old) : [];
+  return [...validateObjectMetaUpdate(next, old), ...validateCreate(next, r), ...kindUpdate];
 }

@@ -4,6 +4,7 @@ import type { AdmissionPlugin } from '../types.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { limitRanger } from './limit-ranger.ts';
 import { namespaceLifecycle } from './namespace-lifecycle.ts';
+import { priorityAdmission } from './priority.ts';
 import { resourceQuota } from './resource-quota.ts';
 import { serviceAccountAdmission } from './service-account.ts';
 
@@ -11,8 +12,9 @@ export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPlugin[] = [
   namespaceLifecycle,
   limitRanger,
   serviceAccountAdmission,
+  priorityAdmission,
   defaultTolerationSeconds,
   resourceQuota,
 ];
 
-export { defaultTolerationSeconds, limitRanger, namespaceLifecycle, resourceQuota, serviceAccountAdmission };
+export { defaultTolerationSeconds, limitRanger, namespaceLifecycle, priorityAdmission, resourceQuota, serviceAccountAdmission };

@@ -14,6 +14,7 @@ import type {
   Namespace,
   Node,
   Pod,
+  PriorityClass,
   ReplicaSet,
   RoleBinding,
   Service,
@@ -342,6 +343,12 @@ const leaseTable = table<Lease>(['NAME', 'HOLDER', 'AGE'], [], (l, nowMs) => [
   l.spec?.holderIdentity ?? '',
   age(l, nowMs),
 ]);
+/** printPriorityClass: PREEMPTIONPOLICY is a default column, not a -o wide one ("<none>" when unset). */
+const priorityClassTable = table<PriorityClass>(
+  ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'AGE', 'PREEMPTIONPOLICY'],
+  [],
+  (pc, nowMs) => [nameOf(pc), String(pc.value ?? 0), String(pc.globalDefault ?? false), age(pc, nowMs), pc.preemptionPolicy ?? '<none>'],
+);
 const configMapTable = table<ConfigMap>(['NAME', 'DATA', 'AGE'], [], (cm, nowMs) => [
   nameOf(cm),
   String(Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length),
@@ -400,6 +407,7 @@ export const KIND_TABLES: Readonly<Record<string, KindTable>> = {
   Event: eventTable,
   Namespace: namespaceTable,
   Lease: leaseTable,
+  PriorityClass: priorityClassTable,
   ConfigMap: configMapTable,
   ServiceAccount: serviceAccountTable,
   Role: roleTable,
