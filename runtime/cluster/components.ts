@@ -87,7 +87,7 @@ function startNodeComponents(
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(live) : v;
     },
   });
-  const cni = network.attachNode(m.name, podCIDR(m));
+  const cni = network.attachNode(m.name, podCIDR(m), m.internalIP);
   const kubelet = `kubelet-${m.name}`;
   startKubelet(kernel, {
     nodeName: m.name, restClient: clientOf(kubelet, nodeCredentials(m.name)), cri, cni, nodeIP: m.internalIP,

@@ -7,8 +7,9 @@ import { createEtcdCluster, type EtcdClient, type EtcdCluster } from '../etcd/in
 import {
   DEFAULT_ADMISSION_PLUGINS, startApiServerReplica, startBootstrapController, startLoadBalancer, type ApiServer, type ApiServerReplica, type LoadBalancer,
 } from '../apiserver/index.ts';
-import { ClusterIpAllocator } from '../network/index.ts';
+import { ClusterIpAllocator, NodePortAllocator } from '../network/index.ts';
 import { serviceIpAllocation } from './service-ips.ts';
+import { serviceNodePortAllocation } from './service-node-ports.ts';
 import { apiServerSecurePort } from './static-pods.ts';
 import type { ClusterPlan } from './options.ts';
 
@@ -59,8 +60,13 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
       endpoints: () => [name],
     });
   }
-  // one allocator for every replica, as the real one is one bitmap in etcd (service-ips.ts)
-  const admissionPlugins = [...DEFAULT_ADMISSION_PLUGINS, serviceIpAllocation(new ClusterIpAllocator(kernel.forkRng('service-cluster-ips')))];
+  // one allocator for every replica, as the real one is one bitmap in etcd (service-ips.ts);
+  // node ports first, so a refused port does not leave a cluster IP taken (service-node-ports.ts)
+  const admissionPlugins = [
+    ...DEFAULT_ADMISSION_PLUGINS,
+    serviceNodePortAllocation(new NodePortAllocator(kernel.forkRng('service-node-ports'))),
+    serviceIpAllocation(new ClusterIpAllocator(kernel.forkRng('service-cluster-ips'))),
+  ];
   const etcdClientOf = new Map<string, string>();
   const replicas: ApiServerReplica[] = [];
   for (const m of plan.machines) {

@@ -1,9 +1,11 @@
 // The simulated network data plane shared by all machines: each node's CNI (pod IPs from its
-// podCIDR, a table from pod IP to pod) and each node's nat table as its kube-proxy programmed it.
-// It is the Linux kernel and the wires, not a component: kubelets and kube-proxies program it,
-// and `sendRequest` walks a packet through one node's rules to the pod that answers.
+// podCIDR, a table from pod IP to pod), each node's IP, and each node's rules as its kube-proxy
+// programmed them. It is the Linux kernel and the wires, not a component: kubelets and
+// kube-proxies program it, and `sendRequest` / `sendExternalRequest` walk a packet through the
+// rules of the node that handles it (packet-walk.ts) to the pod that answers.
 import { PodCidrIpam } from './ipam.ts';
 import { renderRule, type IptablesRule } from './iptables.ts';
+import { walkPacket, type Packet, type Trail } from './packet-walk.ts';
 
 export interface PodRef {
   namespace: string;
@@ -23,18 +25,34 @@ export interface NodeCni {
 }
 
 export type RequestResult =
-  | { ok: true; pod: PodRef; podIP: string; targetPort: number; chains: string[]; rules: string[] }
-  | { ok: false; error: string; chains: string[]; rules: string[] };
+  | {
+    ok: true; pod: PodRef; podIP: string; targetPort: number; chains: string[]; rules: string[];
+    /** The node whose rules handled the packet (undefined when it went straight to a pod IP). */
+    node?: string;
+    /** The source address the pod sees: the client's, or a node's after masquerading (SNAT). */
+    clientIP: string;
+  }
+  | { ok: false; error: string; chains: string[]; rules: string[]; node?: string };
+
+/** The address an outside client (sendExternalRequest) connects from: TEST-NET-2, RFC 5737. */
+export const EXTERNAL_CLIENT_IP = '198.51.100.7';
 
 export class ClusterNetwork {
   private readonly pods = new Map<string, PodRef>();
   private readonly nat = new Map<string, IptablesRule[]>();
   private readonly cnis = new Map<string, NodeCni>();
+  /** node IP -> node name, and back. */
+  private readonly nodeByIP = new Map<string, string>();
+  private readonly ipOfNode = new Map<string, string>();
 
   constructor(private readonly rng: { nextFloat(): number }) {}
 
-  /** The CNI plugin of a node (one per node; asking twice gives the same one). */
-  attachNode(nodeName: string, podCIDR: string): NodeCni {
+  /** The CNI plugin of a node (one per node; asking twice gives the same one); nodeIP is its InternalIP. */
+  attachNode(nodeName: string, podCIDR: string, nodeIP?: string): NodeCni {
+    if (nodeIP) {
+      this.nodeByIP.set(nodeIP, nodeName);
+      this.ipOfNode.set(nodeName, nodeIP);
+    }
     const existing = this.cnis.get(nodeName);
     if (existing) return existing;
     const ipam = new PodCidrIpam(podCIDR);
@@ -54,7 +72,7 @@ export class ClusterNetwork {
     return cni;
   }
 
-  /** kube-proxy's iptables-restore: replaces the node's nat rules. */
+  /** kube-proxy's iptables-restore: replaces the node's rules (filter and nat). */
   programRules(nodeName: string, rules: IptablesRule[]): void {
     this.nat.set(nodeName, rules);
   }
@@ -63,11 +81,21 @@ export class ClusterNetwork {
     return this.nat.get(nodeName) ?? [];
   }
 
-  /** `iptables-save -t nat` on a node (the KUBE-* part). */
+  nodeIP(nodeName: string): string | undefined {
+    return this.ipOfNode.get(nodeName);
+  }
+
+  /** `iptables-save` on a node (the KUBE-* part): the filter table, then nat. */
   iptablesSave(nodeName: string): string {
     const rules = this.rulesOf(nodeName);
-    const chains = [...new Set(['KUBE-SERVICES', ...rules.map((r) => r.chain)])];
-    return ['*nat', ...chains.map((c) => `:${c} - [0:0]`), ...rules.map(renderRule), 'COMMIT'].join('\n');
+    const table = (name: string, rs: IptablesRule[], always: string[]): string[] => {
+      const chains = [...new Set([...always, ...rs.map((r) => r.chain)])];
+      return [`*${name}`, ...chains.map((c) => `:${c} - [0:0]`), ...rs.map(renderRule), 'COMMIT'];
+    };
+    return [
+      ...table('filter', rules.filter((r) => r.table === 'filter'), ['KUBE-EXTERNAL-SERVICES', 'KUBE-SERVICES']),
+      ...table('nat', rules.filter((r) => r.table === undefined), ['KUBE-NODEPORTS', 'KUBE-SERVICES']),
+    ].join('\n');
   }
 
   podAt(ip: string): PodRef | undefined {
@@ -75,33 +103,88 @@ export class ClusterNetwork {
   }
 
   /**
-   * Sends a TCP connection from a process on fromNode to "ip:port": a cluster IP goes through the
-   * node's nat rules (a random endpoint, as `-m statistic` picks it); a pod IP goes straight to it.
+   * Sends a TCP connection from a process on fromNode to "ip:port". A cluster IP or load balancer
+   * IP goes through fromNode's rules (a random endpoint, as `-m statistic` picks it); another
+   * node's IP goes to that node, whose KUBE-NODEPORTS rules catch a node port; a pod IP goes
+   * straight to the pod.
    */
   sendRequest(fromNode: string, target: string): RequestResult {
-    const [ip = '', portText = ''] = target.split(':');
-    const port = Number(portText);
-    const rules = this.rulesOf(fromNode);
-    const matched = rules.find((r) => r.chain === 'KUBE-SERVICES' && r.destination === `${ip}/32` && r.dport === port && r.protocol === 'tcp');
-    if (!matched) return this.direct(ip, port, [], []);
-    const trail = { chains: ['KUBE-SERVICES'], rules: [renderRule(matched)] };
-    if (matched.jump === 'REJECT') return { ok: false, error: `dial tcp ${target}: connect: connection refused`, ...trail };
-    trail.chains.push(matched.jump);
-    const svcRules = rules.filter((r) => r.chain === matched.jump);
-    const picked = svcRules.find((r) => r.probability === undefined || this.rng.nextFloat() < r.probability);
-    if (!picked) throw new Error(`invariant violated: ${matched.jump} ends with an unconditional jump`);
-    trail.rules.push(renderRule(picked));
-    trail.chains.push(picked.jump);
-    const dnat = rules.find((r) => r.chain === picked.jump && r.jump === 'DNAT');
-    if (!dnat?.toDestination) throw new Error(`invariant violated: ${picked.jump} has a DNAT rule`);
-    trail.rules.push(renderRule(dnat));
-    const [podIP = '', podPort = ''] = dnat.toDestination.split(':');
-    return this.direct(podIP, Number(podPort), trail.chains, trail.rules);
+    const { ip, port } = parseTarget(target);
+    const sourceIP = this.ipOfNode.get(fromNode) ?? '';
+    const owner = this.nodeByIP.get(ip);
+    const node = owner ?? fromNode;
+    // a node process's packet leaves through OUTPUT on its own node; one for another node's IP
+    // matches nothing there (no rule captures a remote node IP) and is handled where it arrives
+    const packet: Packet = { sourceIP, destIP: ip, dport: port, protocol: 'tcp', srcLocal: owner === undefined || owner === fromNode, dstLocal: owner !== undefined };
+    return this.deliver(node, packet, target);
   }
 
-  private direct(ip: string, port: number, chains: string[], rules: string[]): RequestResult {
-    const pod = this.pods.get(ip);
-    if (!pod) return { ok: false, error: `dial tcp ${ip}:${port}: connect: no route to host`, chains, rules };
-    return { ok: true, pod, podIP: ip, targetPort: port, chains, rules };
+  /**
+   * Sends a TCP connection from a client outside the cluster (EXTERNAL_CLIENT_IP) to "ip:port":
+   * a node's IP reaches that node; a load balancer IP reaches a node the load balancer picks
+   * (viaNode, else a random node whose health check passes: with externalTrafficPolicy Local only
+   * nodes with a local endpoint pass, as the healthCheckNodePort answers).
+   */
+  sendExternalRequest(target: string, options: { viaNode?: string } = {}): RequestResult {
+    const { ip, port } = parseTarget(target);
+    const packet: Packet = { sourceIP: EXTERNAL_CLIENT_IP, destIP: ip, dport: port, protocol: 'tcp', srcLocal: false, dstLocal: false };
+    const owner = this.nodeByIP.get(ip);
+    if (owner) return this.deliver(owner, { ...packet, dstLocal: true }, target);
+    const node = options.viaNode ?? this.loadBalancerBackend(ip, port);
+    if (!node) return { ok: false, error: `dial tcp ${target}: connect: no route to host`, chains: [], rules: [] };
+    return this.deliver(node, packet, target);
   }
+
+  /** The nodes a load balancer for ip:port would send to, as its health checks see them; one at random. */
+  private loadBalancerBackend(ip: string, port: number): string | undefined {
+    const nodes = [...this.cnis.keys()].sort();
+    const serving = nodes.filter((n) => this.rulesOf(n).some((r) => r.chain === 'KUBE-SERVICES' && r.destination === `${ip}/32` && r.dport === port));
+    if (serving.length === 0) return undefined;
+    const healthy = serving.filter((n) => healthCheckPasses(this.rulesOf(n), ip, port));
+    // with no healthy backend, cloud load balancers spread over all of them (fail open)
+    const pool = healthy.length > 0 ? healthy : serving;
+    return pool[Math.floor(this.rng.nextFloat() * pool.length)];
+  }
+
+  private deliver(node: string, packet: Packet, target: string): RequestResult {
+    const walk = walkPacket(this.rulesOf(node), packet, this.rng);
+    const seen = { chains: walk.trail.chains, rules: walk.trail.rules, node };
+    switch (walk.verdict.kind) {
+      case 'reject':
+        return { ok: false, error: `dial tcp ${target}: connect: connection refused`, ...seen };
+      case 'drop':
+        return { ok: false, error: `dial tcp ${target}: i/o timeout`, ...seen };
+      case 'dnat': {
+        const { ip, port } = parseTarget(walk.verdict.to);
+        const clientIP = walk.trail.masquerade ? (this.ipOfNode.get(node) ?? packet.sourceIP) : packet.sourceIP;
+        return this.direct(ip, port, walk.trail, node, clientIP);
+      }
+      case 'accept':
+        if (packet.dstLocal) return { ok: false, error: `dial tcp ${target}: connect: connection refused`, ...seen };
+        return this.direct(packet.destIP, packet.dport, { chains: [], rules: [], masquerade: false }, undefined, packet.sourceIP);
+    }
+  }
+
+  private direct(ip: string, port: number, trail: Trail, node: string | undefined, clientIP: string): RequestResult {
+    const pod = this.pods.get(ip);
+    const seen = { chains: trail.chains, rules: trail.rules, ...(node ? { node } : {}) };
+    if (!pod) return { ok: false, error: `dial tcp ${ip}:${port}: connect: no route to host`, ...seen };
+    return { ok: true, pod, podIP: ip, targetPort: port, clientIP, ...seen };
+  }
+}
+
+function parseTarget(target: string): { ip: string; port: number } {
+  const [ip = '', portText = ''] = target.split(':');
+  return { ip, port: Number(portText) };
+}
+
+/**
+ * What a load balancer's health check would see on a node: for a Local service, the
+ * healthCheckNodePort answers 200 only where an endpoint runs (KUBE-EXT goes on to KUBE-SVL);
+ * for a Cluster service every node with the rule serves.
+ */
+function healthCheckPasses(rules: readonly IptablesRule[], ip: string, port: number): boolean {
+  const entry = rules.find((r) => r.chain === 'KUBE-SERVICES' && r.destination === `${ip}/32` && r.dport === port);
+  if (!entry) return false;
+  return rules.some((r) => r.chain === entry.jump && r.source === undefined && r.srcType === undefined && r.jump !== 'KUBE-MARK-MASQ');
 }

@@ -1,15 +1,24 @@
 /**
  * runtime/network: the node network. CNI-style pod IPs from each node's podCIDR (PodCidrIpam,
- * ClusterNetwork.attachNode), Service cluster IPs (ClusterIpAllocator: our API server does not
- * allocate them, the cluster calls this), kube-proxy in iptables mode (startKubeProxy: Services +
- * EndpointSlices -> KUBE-SERVICES / KUBE-SVC-* / KUBE-SEP-* rules per node), and
- * ClusterNetwork.sendRequest(fromNode, "ip:port"): which pod answered and through which rules.
+ * ClusterNetwork.attachNode), Service cluster IPs and node ports (ClusterIpAllocator,
+ * NodePortAllocator: our API server does not allocate them, the cluster calls these), kube-proxy
+ * in iptables mode (startKubeProxy: Services + EndpointSlices -> KUBE-SERVICES / KUBE-NODEPORTS /
+ * KUBE-EXT-* / KUBE-SVC-* / KUBE-SVL-* / KUBE-SEP-* rules per node), and
+ * ClusterNetwork.sendRequest(fromNode, "ip:port") / sendExternalRequest("ip:port"): which pod
+ * answered, through which node and rules.
  */
 export { ClusterIpAllocator, PodCidrIpam } from './ipam.ts';
-export { ClusterNetwork, type NodeCni, type PodRef, type RequestResult } from './data-plane.ts';
+export {
+  DEFAULT_NODE_PORT_RANGE, ERR_ALLOCATED, NodePortAllocator, notInRange, rangeOffset, type AllocateResult, type PortRange,
+} from './node-ports.ts';
+export { ClusterNetwork, EXTERNAL_CLIENT_IP, type NodeCni, type PodRef, type RequestResult } from './data-plane.ts';
+export { inCidr, walkPacket, type Packet, type Trail, type Verdict } from './packet-walk.ts';
 export {
   buildNatRules,
   endpointChainName,
+  externalChainName,
+  localChainName,
+  type NatRuleOptions,
   probabilityText,
   renderRule,
   servicePortChainName,

@@ -1,5 +1,6 @@
 // kube-proxy (iptables mode) on one node: watches Services and EndpointSlices through informers
-// and rewrites the node's nat rules after changes, at most once per minSyncPeriod (1 s default,
+// and rewrites the node's rules (iptables.ts: cluster IPs, node ports, load balancer IPs, with
+// this node's endpoints for externalTrafficPolicy Local) after changes, at most once per minSyncPeriod (1 s default,
 // cmd/kube-proxy options) and at least every syncPeriod (30 s), as pkg/proxy/iptables/proxier.go
 // does with its BoundedFrequencyRunner.
 import type { EndpointSlice, Service } from '../api/index.ts';
@@ -17,6 +18,8 @@ export interface KubeProxyOptions {
   processName?: string;
   minSyncPeriodMs?: number;
   syncPeriodMs?: number;
+  /** KubeProxyConfiguration clusterCIDR (the pod network): pods reach a Local service's node port like its cluster IP. */
+  clusterCIDR?: string;
 }
 
 export function startKubeProxy(kernel: Kernel, options: KubeProxyOptions): SimProcess {
@@ -35,9 +38,10 @@ function runKubeProxy(ctx: ProcessContext, o: KubeProxyOptions): void {
     pending = false;
     if (!ctx.isLive() || !services.hasSynced || !slices.hasSynced) return;
     lastSyncMs = ctx.now();
-    const rules = buildNatRules(servicePorts(services.lister.list(), slices.lister.list()));
+    const ports = servicePorts(services.lister.list(), slices.lister.list(), o.nodeName);
+    const rules = buildNatRules(ports, o.clusterCIDR ? { clusterCIDR: o.clusterCIDR } : {});
     o.network.programRules(o.nodeName, rules);
-    ctx.trace('kube-proxy.sync', `${o.nodeName}: ${rules.length} nat rules`);
+    ctx.trace('kube-proxy.sync', `${o.nodeName}: ${rules.filter((r) => r.table === undefined).length} nat rules`);
   };
   const requestSync = (): void => {
     if (pending || !ctx.isLive()) return;

@@ -60,12 +60,18 @@ describe('buildNatRules', () => {
     const rules = buildNatRules(servicePorts([service('svc1', '10.20.30.41', [{ name: 'p80', port: 80 }])], [slice('svc1', ['10.180.0.1'], 80, 'p80', [false])]));
     expect(rules.map(renderRule)).toEqual([
       '-A KUBE-SERVICES -d 10.20.30.41/32 -p tcp -m comment --comment "ns1/svc1:p80 has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable',
+      '-A KUBE-SERVICES -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS',
     ]);
+    // the REJECT is in the filter table (proxier.go writes it to filterRules), the jump in nat
+    expect(rules.map((r) => r.table ?? 'nat')).toEqual(['filter', 'nat']);
   });
 
   it('skips headless services and ports whose slice port does not match', () => {
     const ports = servicePorts([service('h', 'None', [{ port: 80 }]), service('svc1', '10.0.0.9', [{ name: 'web', port: 80 }])], [slice('svc1', ['10.1.1.1'], 80, 'other')]);
-    expect(ports).toEqual([{ servicePortName: 'ns1/svc1:web', clusterIP: '10.0.0.9', port: 80, protocol: 'tcp', endpoints: [] }]);
+    expect(ports).toEqual([{
+      servicePortName: 'ns1/svc1:web', clusterIP: '10.0.0.9', port: 80, protocol: 'tcp', endpoints: [], localEndpoints: [],
+      nodePort: 0, loadBalancerIPs: [], externalPolicyLocal: false,
+    }]);
   });
 });
 

@@ -458,6 +458,8 @@ export interface ServiceSpec {
   loadBalancerIP?: string;
   externalName?: string;
   externalTrafficPolicy?: 'Cluster' | 'Local';
+  /** Allocated for LoadBalancer Services with externalTrafficPolicy Local: load balancers probe it. */
+  healthCheckNodePort?: number;
   internalTrafficPolicy?: 'Cluster' | 'Local';
   ipFamilies?: ('IPv4' | 'IPv6')[];
   ipFamilyPolicy?: 'SingleStack' | 'PreferDualStack' | 'RequireDualStack';

@@ -160,6 +160,8 @@ export function describeService(svc: Service, related: Related, nowMs: number): 
     w.write(LEVEL_0, `External Traffic Policy:\t${svc.spec.externalTrafficPolicy}\n`);
   if (svc.spec.internalTrafficPolicy)
     w.write(LEVEL_0, `Internal Traffic Policy:\t${svc.spec.internalTrafficPolicy}\n`);
+  if (svc.spec.healthCheckNodePort)
+    w.write(LEVEL_0, `HealthCheck NodePort:\t${svc.spec.healthCheckNodePort}\n`);
   writeEvents(w, related.events, nowMs);
   return w.toString();
 }

@@ -1,0 +1,179 @@
+// The node port admission plugin on its own: the cases of pkg/registry/core/service/storage
+// storage_test.go (TestCreateInitNodePorts, TestUpdateNodePorts, TestCreateInitHealthCheckNodePort...)
+// that a learner can see: which ports a Service gets, which errors come back, what is released.
+import { describe, expect, it } from 'vitest';
+import { resourceFor, type KubeObject, type Service, type ServiceSpec, type Status } from '../api/index.ts';
+import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../apiserver/index.ts';
+import { createRng } from '../kernel/index.ts';
+import { NodePortAllocator } from '../network/index.ts';
+import { nodePortsOf, serviceNodePortAllocation } from './service-node-ports.ts';
+
+const SERVICES = resourceFor('', 'services')!;
+
+/** A cluster's worth of stored Services and the plugin, driven as the API server drives it. */
+function harness(seed = 1) {
+  const allocator = new NodePortAllocator(createRng(seed));
+  const plugin: AdmissionPlugin = serviceNodePortAllocation(allocator);
+  const stored = new Map<string, Service>();
+  const ctx: AdmissionContext = {
+    cached: (_g, _r, ns, name) => stored.get(`${ns ?? ''}/${name}`),
+    cachedList: () => [],
+    liveGet: (_g, _r, _ns, _name, cb) => cb(undefined),
+    randomSuffix: () => 'abcde',
+  };
+  const run = (phase: 'admit' | 'validate', a: AdmissionAttributes): Status | undefined => {
+    let result: Status | undefined;
+    let called = false;
+    plugin[phase]!(a, ctx, (err) => {
+      called = true;
+      result = err;
+    });
+    if (!called) throw new Error(`${phase} did not answer`);
+    return result;
+  };
+  const attrs = (operation: AdmissionAttributes['operation'], name: string, object?: KubeObject, oldObject?: KubeObject): AdmissionAttributes => ({
+    operation, resource: SERVICES, namespace: 'default', name, ...(object ? { object } : {}), ...(oldObject ? { oldObject } : {}),
+    user: { username: 'admin', groups: [] } as unknown as AdmissionAttributes['user'], dryRun: false,
+  });
+  /** A write: both admission phases, then "etcd" stores it when nothing refused it. */
+  const write = (operation: 'CREATE' | 'UPDATE', svc: Service): { svc: Service; error?: Status } => {
+    const name = svc.metadata.name ?? '';
+    const old = stored.get(`default/${name}`);
+    const a = attrs(operation, name, svc, operation === 'UPDATE' ? old : undefined);
+    const error = run('admit', a) ?? run('validate', a);
+    if (error) return { svc, error };
+    if (operation === 'CREATE' && old) return { svc, error: { message: 'AlreadyExists' } as Status };
+    stored.set(`default/${name}`, svc);
+    return { svc };
+  };
+  const remove = (name: string): void => {
+    const old = stored.get(`default/${name}`);
+    run('validate', attrs('DELETE', name, undefined, old));
+    stored.delete(`default/${name}`);
+  };
+  return { allocator, write, remove, stored };
+}
+
+function svc(name: string, spec: ServiceSpec): Service {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { ...JSON.parse(JSON.stringify(spec)) as ServiceSpec } };
+}
+const port = (p: number, extra: Record<string, unknown> = {}) => ({ name: `p${p}`, port: p, protocol: 'TCP' as const, ...extra });
+const causes = (s: Status | undefined): string[] => (s?.details?.causes ?? []).map((c) => `${c.field ?? ''}: ${c.message ?? ''}`);
+
+describe('node ports on create (initNodePorts)', () => {
+  it.each<[string, ServiceSpec, (ports: (number | undefined)[]) => void]>([
+    ['ClusterIP gets none', { type: 'ClusterIP', ports: [port(80)] }, (p) => expect(p).toEqual([undefined])],
+    ['NodePort gets one per port, from the upper band', { type: 'NodePort', ports: [port(80), port(443)] }, (p) => {
+      expect(p.every((n) => n !== undefined && n >= 30086 && n <= 32767)).toBe(true);
+      expect(new Set(p).size).toBe(2);
+    }],
+    ['LoadBalancer gets them too', { type: 'LoadBalancer', ports: [port(80)] }, (p) => expect(p[0]).toBeGreaterThanOrEqual(30000)],
+    ['LoadBalancer with allocateLoadBalancerNodePorts: false gets none', { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [port(80)] }, (p) => expect(p).toEqual([undefined])],
+    ['LoadBalancer with allocateLoadBalancerNodePorts: false keeps a requested one', { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [port(80, { nodePort: 30555 }), port(81)] }, (p) => expect(p).toEqual([30555, undefined])],
+    ['a requested port is honoured', { type: 'NodePort', ports: [port(80, { nodePort: 30080 })] }, (p) => expect(p).toEqual([30080])],
+    ['TCP and UDP on the same port number share one node port', { type: 'NodePort', ports: [{ name: 'dns', port: 53, protocol: 'TCP' }, { name: 'dns-udp', port: 53, protocol: 'UDP' }] }, (p) => {
+      expect(p[0]).toBeDefined();
+      expect(p[1]).toBe(p[0]);
+    }],
+    ['the shared port is the one either of them asked for', { type: 'NodePort', ports: [{ name: 'a', port: 53, protocol: 'TCP' }, { name: 'b', port: 53, protocol: 'UDP', nodePort: 30053 }] }, (p) => expect(p).toEqual([30053, 30053])],
+  ])('%s', (_name, spec, check) => {
+    const h = harness();
+    const { svc: out, error } = h.write('CREATE', svc('s', spec));
+    expect(error).toBeUndefined();
+    check((out.spec?.ports ?? []).map((p) => p.nodePort));
+    expect(h.allocator.ownedBy('default/s')).toEqual(nodePortsOf(out.spec));
+  });
+
+  it('refuses a taken port and one out of range, naming the field, and takes nothing', () => {
+    const h = harness();
+    h.write('CREATE', svc('first', { type: 'NodePort', ports: [port(80, { nodePort: 30080 })] }));
+    const taken = h.write('CREATE', svc('second', { type: 'NodePort', ports: [port(81), port(80, { nodePort: 30080 })] }));
+    expect(taken.error?.code).toBe(422);
+    expect(taken.error?.message).toBe('Service "second" is invalid: spec.ports[1].nodePort: Invalid value: 30080: provided port is already allocated');
+    expect(h.allocator.ownedBy('default/second')).toEqual([]); // the random port for ports[0] went back
+    const outside = h.write('CREATE', svc('third', { type: 'NodePort', ports: [port(80, { nodePort: 8080 })] }));
+    expect(causes(outside.error)).toEqual(['spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767']);
+  });
+
+  it('a create that fails with AlreadyExists leaves the stored Service its ports and takes no new one', () => {
+    const h = harness();
+    const first = h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80)] })).svc;
+    const held = nodePortsOf(first.spec);
+    expect(h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80)] })).error?.message).toBe('AlreadyExists');
+    expect(h.allocator.ownedBy('default/web')).toEqual(held);
+  });
+
+  it('LoadBalancer with externalTrafficPolicy Local also gets a healthCheckNodePort; a taken one is an internal error', () => {
+    const h = harness();
+    const out = h.write('CREATE', svc('lb', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [port(80)] })).svc;
+    expect(out.spec?.healthCheckNodePort).toBeGreaterThanOrEqual(30000);
+    expect(h.allocator.ownedBy('default/lb')).toHaveLength(2);
+    const clash = h.write('CREATE', svc('lb2', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: out.spec!.healthCheckNodePort!, ports: [port(80)] }));
+    expect(clash.error?.code).toBe(500);
+    expect(clash.error?.message).toBe(`Internal error occurred: failed to allocate requested HealthCheck NodePort ${out.spec!.healthCheckNodePort!}: provided port is already allocated`);
+    expect(h.allocator.ownedBy('default/lb2')).toEqual([]);
+  });
+});
+
+describe('node ports on update and delete', () => {
+  it('keeps the ports on an update that leaves nodePort out (patchAllocatedValues), and allocates for a new port', () => {
+    const h = harness();
+    const created = h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80)] })).svc;
+    const was = created.spec!.ports![0]!.nodePort!;
+    const updated = h.write('UPDATE', svc('web', { type: 'NodePort', ports: [port(80), port(443)] })).svc;
+    expect(updated.spec!.ports![0]!.nodePort).toBe(was);
+    expect(updated.spec!.ports![1]!.nodePort).toBeGreaterThanOrEqual(30000);
+    expect(h.allocator.ownedBy('default/web')).toEqual(nodePortsOf(updated.spec));
+  });
+
+  it('releases a port the update stops using, and all of them when the type goes back to ClusterIP', () => {
+    const h = harness();
+    const created = h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80), port(443)] })).svc;
+    const [p80, p443] = created.spec!.ports!.map((p) => p.nodePort!);
+    const one = h.write('UPDATE', svc('web', { type: 'NodePort', ports: [port(80, { nodePort: p80 })] })).svc;
+    expect(h.allocator.ownedBy('default/web')).toEqual([p80]);
+    expect(h.allocator.has(p443!)).toBe(false);
+    const back = h.write('UPDATE', { ...one, spec: { ...one.spec, type: 'ClusterIP' } });
+    expect(back.error).toBeUndefined();
+    expect(back.svc.spec!.ports![0]!.nodePort).toBeUndefined(); // dropTypeDependentFields
+    expect(h.allocator.ownedBy('default/web')).toEqual([]);
+  });
+
+  it('refuses an update that asks for another Service\'s port', () => {
+    const h = harness();
+    h.write('CREATE', svc('a', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] }));
+    h.write('CREATE', svc('b', { type: 'NodePort', ports: [port(80, { nodePort: 30200 })] }));
+    const r = h.write('UPDATE', svc('b', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] }));
+    expect(causes(r.error)).toEqual(['spec.ports[0].nodePort: Invalid value: 30100: provided port is already allocated']);
+    expect(h.allocator.ownedBy('default/b')).toEqual([30200]);
+  });
+
+  it('gives the ports back on delete, so another Service can ask for them', () => {
+    const h = harness();
+    h.write('CREATE', svc('a', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] }));
+    h.remove('a');
+    expect(h.allocator.used).toBe(0);
+    expect(h.write('CREATE', svc('b', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] })).error).toBeUndefined();
+  });
+
+  it('keeps the ports of a Service held by a finalizer until the update that removes the finalizer', () => {
+    const h = harness();
+    const lb = h.write('CREATE', svc('lb', { type: 'LoadBalancer', ports: [port(80)] })).svc;
+    lb.metadata.finalizers = ['service.kubernetes.io/load-balancer-cleanup'];
+    h.stored.set('default/lb', lb);
+    h.remove('lb');
+    h.stored.set('default/lb', { ...lb, metadata: { ...lb.metadata, deletionTimestamp: '2026-01-01T00:00:10Z' } });
+    expect(h.allocator.ownedBy('default/lb')).toEqual(nodePortsOf(lb.spec));
+    const last = h.stored.get('default/lb')!;
+    h.write('UPDATE', { ...last, metadata: { ...last.metadata, finalizers: [] } });
+    expect(h.allocator.used).toBe(0);
+  });
+
+  it('is deterministic: the same seed gives the same ports', () => {
+    const ports = (seed: number): number[] => {
+      const h = harness(seed);
+      return nodePortsOf(h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80), port(81), port(82)] })).svc.spec);
+    };
+    expect(ports(4)).toEqual(ports(4));
+  });
+});
