@@ -1,6 +1,7 @@
 // cluster.faults.restoreEtcd, the drill's steps and refusals on a small cluster (the whole drill
 // with a Deployment coming back is in e2e.test.ts).
 import { describe, expect, it } from 'vitest';
+import { newMessage } from '../raft/index.ts';
 import { createCluster } from '../index.ts';
 
 describe('faults.restoreEtcd', { timeout: 60_000 }, () => {
@@ -38,5 +39,29 @@ describe('faults.restoreEtcd', { timeout: 60_000 }, () => {
     expect(second.stdout).toContain('--data-dir /var/lib/etcd-from-backup-2/etcd-cp-1\n'); // no bump, so no --mark-compacted
     expect(cluster.internals.controlPlane.etcd.clusterId).not.toBe(firstId);
     expect((await cluster.kubectl('get namespace saved -o name')).stdout).toBe('namespace/saved\n');
+  });
+
+  it('the restored members refuse a Raft message the old cluster still had in flight (another cluster ID)', async () => {
+    const cluster = createCluster({ seed: 73, topology: 'ha', workers: 1 });
+    const { etcd } = cluster.internals.controlPlane;
+    await cluster.etcdctl('snapshot save /backup.db');
+    const [oldA, oldB] = etcd.members;
+    const oldClusterId = etcd.clusterId;
+    expect((await cluster.faults.restoreEtcd('/backup.db')).exitCode).toBe(0);
+    const leader = etcd.leader()!;
+    const sender = etcd.members.find((m) => m.name !== leader)!.name;
+    const terms = (): (number | undefined)[] => etcd.members.map((m) => etcd.raftStatus(m.name)?.term);
+    const before = terms();
+    // what the old leader sent just before it was stopped: a heartbeat of a later term whose commit
+    // index is far beyond the new log (stepped into Raft, it would depose the leader or worse)
+    const heartbeat = newMessage({ type: 'MsgHeartbeat', from: sender, to: leader, term: Math.max(...before.map((t) => t ?? 0)) + 5, commit: 100_000 });
+    cluster.internals.kernel.net.send(sender, leader, { kind: 'etcd.raft', clusterId: oldClusterId, memberId: (sender === oldA!.name ? oldA : oldB)!.id, message: heartbeat });
+    await cluster.advance(2_000);
+    expect(terms()).toEqual(before);
+    expect(etcd.leader()).toBe(leader);
+    const refusal = cluster.internals.kernel.trace.events().find((e) => e.kind === 'etcd.peer.reject' && e.actor === leader);
+    expect(refusal?.detail).toContain(`local-member-cluster-id=${etcd.clusterId} remote-peer-server-name=${sender}`);
+    expect(refusal?.detail).toContain(`remote-peer-cluster-id=${oldClusterId}`);
+    expect((await cluster.kubectl('create namespace after-the-restore')).exitCode).toBe(0);
   });
 });

@@ -30,7 +30,6 @@ export interface RestoreEtcdOptions {
 /** How long the drill waits for the restored members to elect a leader and the API servers to be ready. */
 const RESTORE_READY_TIMEOUT_MS = 60_000;
 export const DEFAULT_BUMP_REVISION = 1_000_000_000;
-const OPERATOR_PAUSE_MS = 5_000;
 
 /**
  * Runs the drill on `cluster` from the snapshot file `file` (a path in cluster.internals.files,
@@ -50,10 +49,9 @@ export async function restoreEtcd(cluster: Cluster, file: string, o: RestoreEtcd
   const token = o.clusterToken ?? `kubernetes-etcd-restore-${restoreCount(files) + 1}`; // a new token: a new cluster ID
 
   for (const api of plan.apiServers) await step(out, `stop ${api}`, () => cluster.faults.stopComponent(api));
+  // no pause needed before the new members start: a Raft message the old members still had in
+  // flight carries the old cluster ID, and the restored members refuse it (etcd/server/peer.ts)
   for (const member of plan.etcdMembers) await step(out, `stop ${member}`, () => cluster.faults.stopComponent(member));
-  // the restore takes the operator a while; messages the old members had in flight are gone by the
-  // time the new ones start (real members would also refuse them: another cluster ID)
-  await cluster.advance(OPERATOR_PAUSE_MS);
 
   const initialCluster = controlPlane.etcd.members.map((m) => `${m.name}=${m.peerURL}`).join(',');
   const dirOf = new Map<string, string>();
