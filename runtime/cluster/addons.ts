@@ -78,6 +78,7 @@ export function kindnetDaemonSet(): DaemonSet {
       template: {
         metadata: { labels: { ...labels } },
         spec: {
+          priorityClassName: 'system-node-critical',
           hostNetwork: true,
           serviceAccountName: 'kindnet',
           tolerations: [{ operator: 'Exists' }],

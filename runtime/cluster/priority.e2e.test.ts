@@ -1,0 +1,106 @@
+// Pod priority end to end through cluster.kubectl(): the system classes a fresh cluster has, the
+// add-ons and control-plane pods that use them, and a high-priority pod preempting a low-priority
+// one on a full node (the scheduler's Preempted event, the kubelet's Killing).
+import { describe, expect, it } from 'vitest';
+import type { CoreEvent, List, Pod } from '../api/index.ts';
+import { createCluster, type Cluster } from './index.ts';
+
+async function ok(cluster: Cluster, args: string, stdin?: string): Promise<string> {
+  const r = await cluster.kubectl(args, stdin === undefined ? {} : { stdin });
+  expect(r.stderr).toBe('');
+  expect(r.exitCode).toBe(0);
+  return r.stdout;
+}
+
+const json = async <T>(cluster: Cluster, args: string): Promise<T> => JSON.parse(await ok(cluster, `${args} -o json`)) as T;
+const rows = (out: string): string[][] => out.trim().split('\n').map((line) => line.split(/\s{2,}/));
+
+/** Advances one simulated second at a time until check() holds. */
+async function until(cluster: Cluster, check: () => Promise<boolean>, budgetMs: number): Promise<void> {
+  const start = cluster.now();
+  while (!(await check())) {
+    if (cluster.now() - start > budgetMs) throw new Error(`condition not met within ${budgetMs / 1000} simulated seconds`);
+    await cluster.advance(1000);
+  }
+}
+
+const priorityClass = (name: string, value: number): string => `apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: ${name}
+value: ${value}
+description: "${name} priority"
+`;
+
+/** A pod asking for 3 of the node's 4 CPUs, so two of them never fit together. */
+const bigPod = (name: string, className: string): string => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+spec:
+  priorityClassName: ${className}
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: app
+    image: nginx:1.27
+    resources:
+      requests: { cpu: "3" }
+`;
+
+const phaseOf = async (cluster: Cluster, name: string): Promise<string | undefined> => {
+  const r = await cluster.kubectl(`get pod ${name} -o json`);
+  return r.exitCode === 0 ? (JSON.parse(r.stdout) as Pod).status?.phase : undefined;
+};
+
+describe('pod priority', { timeout: 120_000 }, () => {
+  it('a fresh cluster: the system classes, and the add-ons and control plane using system-node-critical', async () => {
+    const cluster = createCluster({ seed: 7, topology: 'single-node' });
+    expect(rows(await ok(cluster, 'get priorityclasses')).map((r) => [r[0], r[1], r[2], r[4]])).toEqual([
+      ['NAME', 'VALUE', 'GLOBAL-DEFAULT', 'PREEMPTIONPOLICY'],
+      ['system-cluster-critical', '2000000000', 'false', 'PreemptLowerPriority'],
+      ['system-node-critical', '2000001000', 'false', 'PreemptLowerPriority'],
+    ]);
+    expect(await cluster.kubectl('delete pc system-node-critical')).toMatchObject({
+      stderr: 'Error from server (Forbidden): priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted\n',
+      exitCode: 1,
+    });
+    const system = await json<List<Pod>>(cluster, 'get pods -n kube-system');
+    const byName = system.items.map((p) => [p.metadata.name?.replace(/-[a-z0-9]{5}$/, ''), p.spec.priorityClassName, p.spec.priority, p.spec.preemptionPolicy]);
+    expect(byName).toEqual(expect.arrayContaining([
+      ['kube-proxy', 'system-node-critical', 2000001000, 'PreemptLowerPriority'],
+      ['kindnet', 'system-node-critical', 2000001000, 'PreemptLowerPriority'],
+      ['kube-apiserver-cp-1', 'system-node-critical', 2000001000, 'PreemptLowerPriority'],
+      ['etcd-cp-1', 'system-node-critical', 2000001000, 'PreemptLowerPriority'],
+    ]));
+    // (real kubectl apply also prefixes 'error when creating "STDIN": '; our apply does not yet)
+    const refused = await cluster.kubectl('apply -f -', { stdin: bigPod('x', 'foo') });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/^Error from server \(Forbidden\): .*pods "x" is forbidden: no PriorityClass with name foo was found\n$/);
+  });
+
+  it('a high-priority pod preempts a low-priority one on a full node', async () => {
+    const cluster = createCluster({ seed: 7, topology: 'single-node' });
+    await ok(cluster, 'apply -f -', priorityClass('low', 100) + '---\n' + priorityClass('high', 1_000_000));
+    await ok(cluster, 'apply -f -', bigPod('low-pod', 'low'));
+    await until(cluster, async () => (await phaseOf(cluster, 'low-pod')) === 'Running', 60_000);
+
+    await ok(cluster, 'apply -f -', bigPod('high-pod', 'high'));
+    await until(cluster, async () => (await phaseOf(cluster, 'high-pod')) === 'Running', 120_000);
+    expect(await phaseOf(cluster, 'low-pod')).toBeUndefined();
+
+    const events = (await json<List<CoreEvent>>(cluster, 'get events')).items;
+    const about = (name: string) => events.filter((e) => e.involvedObject.name === name).map((e) => [e.source?.component, e.reason, e.message]);
+    const high = await json<Pod>(cluster, 'get pod high-pod');
+    expect(about('low-pod')).toEqual(expect.arrayContaining([
+      ['default-scheduler', 'Preempted', `Preempted by pod ${high.metadata.uid} on node cp-1`],
+      ['kubelet', 'Killing', 'Stopping container app'],
+    ]));
+    expect(about('high-pod')).toEqual(expect.arrayContaining([
+      ['default-scheduler', 'FailedScheduling', expect.stringContaining('0/1 nodes are available: 1 Insufficient cpu.')],
+      ['default-scheduler', 'Scheduled', 'Successfully assigned default/high-pod to cp-1'],
+    ]));
+    expect(high.spec).toMatchObject({ priority: 1_000_000, priorityClassName: 'high', preemptionPolicy: 'PreemptLowerPriority', nodeName: 'cp-1' });
+    const described = await ok(cluster, 'describe pod high-pod');
+    expect(described).toMatch(/\nPriority:\s+1000000\nPriority Class Name:\s+high\n/);
+  });
+});
