@@ -128,7 +128,7 @@ describe('node ports on update and delete', () => {
 
   it('releases a port the update stops using, and all of them when the type goes back to ClusterIP', () => {
     const h = harness();
-    const created = h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80), port(443)] })).svc;
+    const created = h.write('CREATE', svc('web', { type: 'NodePort', externalTrafficPolicy: 'Cluster', ports: [port(80), port(443)] })).svc;
     const [p80, p443] = created.spec!.ports!.map((p) => p.nodePort!);
     const one = h.write('UPDATE', svc('web', { type: 'NodePort', ports: [port(80, { nodePort: p80 })] })).svc;
     expect(h.allocator.ownedBy('default/web')).toEqual([p80]);
@@ -136,6 +136,7 @@ describe('node ports on update and delete', () => {
     const back = h.write('UPDATE', { ...one, spec: { ...one.spec, type: 'ClusterIP' } });
     expect(back.error).toBeUndefined();
     expect(back.svc.spec!.ports![0]!.nodePort).toBeUndefined(); // dropTypeDependentFields
+    expect(back.svc.spec!.externalTrafficPolicy).toBeUndefined();
     expect(h.allocator.ownedBy('default/web')).toEqual([]);
   });
 

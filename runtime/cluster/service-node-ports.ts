@@ -113,7 +113,8 @@ function releaseAll(allocator: NodePortAllocator, owner: string): void {
 
 /**
  * dropTypeDependentFields: a Service leaving NodePort/LoadBalancer (or leaving the need for a
- * health check) loses the values the server filled in, unless the client asked for new ones.
+ * health check) loses the values the server filled in (node ports, healthCheckNodePort,
+ * allocateLoadBalancerNodePorts, externalTrafficPolicy), unless the client asked for new ones.
  */
 function dropTypeDependentFields(spec: ServiceSpec, old: ServiceSpec): void {
   const oldPorts = new Set((old.ports ?? []).map((p) => p.nodePort ?? 0));
@@ -121,6 +122,7 @@ function dropTypeDependentFields(spec: ServiceSpec, old: ServiceSpec): void {
   if (hasNodePorts(old) && !hasNodePorts(spec) && !asksNew) for (const p of spec.ports ?? []) delete p.nodePort;
   if (needsHealthCheck(old) && !needsHealthCheck(spec) && (spec.healthCheckNodePort ?? 0) === (old.healthCheckNodePort ?? 0)) delete spec.healthCheckNodePort;
   if (old.type === 'LoadBalancer' && spec.type !== 'LoadBalancer' && spec.allocateLoadBalancerNodePorts === old.allocateLoadBalancerNodePorts) delete spec.allocateLoadBalancerNodePorts;
+  if (hasNodePorts(old) && !hasNodePorts(spec) && spec.externalTrafficPolicy === old.externalTrafficPolicy) delete spec.externalTrafficPolicy;
 }
 
 /**
