@@ -2,7 +2,7 @@
 // storage_test.go (TestCreateInitNodePorts, TestUpdateNodePorts, TestCreateInitHealthCheckNodePort...)
 // that a learner can see: which ports a Service gets, which errors come back, what is released.
 import { describe, expect, it } from 'vitest';
-import { resourceFor, type KubeObject, type Service, type ServiceSpec, type Status } from '../api/index.ts';
+import { defaultObject, errorString, resourceFor, validateObject, type KubeObject, type Service, type ServiceSpec, type Status } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../apiserver/index.ts';
 import { createRng } from '../kernel/index.ts';
 import { NodePortAllocator } from '../network/index.ts';
@@ -177,4 +177,17 @@ describe('node ports on update and delete', () => {
     };
     expect(ports(4)).toEqual(ports(4));
   });
+});
+
+describe('healthCheckNodePort validation (validateServiceExternalTrafficPolicy)', () => {
+  const messages = (spec: ServiceSpec): string[] => validateObject(defaultObject(svc('s', spec))).map(errorString);
+  it.each<[string, ServiceSpec, string[]]>([
+    ['allowed on a Local LoadBalancer', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31000, ports: [port(80)] }, []],
+    ['refused on a Cluster LoadBalancer', { type: 'LoadBalancer', externalTrafficPolicy: 'Cluster', healthCheckNodePort: 31000, ports: [port(80)] },
+      ["spec.healthCheckNodePort: Invalid value: 31000: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"]],
+    ['refused on a NodePort', { type: 'NodePort', healthCheckNodePort: 31000, ports: [port(80)] },
+      ["spec.healthCheckNodePort: Invalid value: 31000: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"]],
+    ['a port number', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 70000, ports: [port(80)] },
+      ['spec.healthCheckNodePort: Invalid value: 70000: must be between 1 and 65535, inclusive']],
+  ])('%s', (_name, spec, want) => expect(messages(spec)).toEqual(want));
 });

@@ -102,7 +102,22 @@ export function validateService(obj: JsonObject): FieldError[] {
     const external = optString(spec.externalName, path.child('externalName'), errs) ?? '';
     if (external === '') errs.push(required(path.child('externalName'), ''));
   }
+  validateHealthCheckNodePort(spec, type, path, errs);
   return errs;
+}
+
+/**
+ * validateServiceExternalTrafficPolicy, the healthCheckNodePort half. Upstream also requires it
+ * on a Local LoadBalancer (its allocator always fills it in); ours comes from the cluster's
+ * admission plugin, which an API server started on its own does not have, so 0 passes here.
+ */
+function validateHealthCheckNodePort(spec: JsonObject, type: string, path: Path, errs: FieldError[]): void {
+  const p = path.child('healthCheckNodePort');
+  const port = optInt(spec.healthCheckNodePort, p, errs) ?? 0;
+  if (port === 0) return;
+  if (type !== 'LoadBalancer' || spec.externalTrafficPolicy !== 'Local') {
+    errs.push(invalid(p, port, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+  } else for (const msg of isValidPortNum(port)) errs.push(invalid(p, port, msg));
 }
 
 export function validateNode(obj: JsonObject): FieldError[] {
