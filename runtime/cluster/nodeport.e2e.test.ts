@@ -1,9 +1,12 @@
 // NodePort Services end to end, through cluster.kubectl() and the simulated network: the API
 // server gives the Service a node port, kube-proxy on every node opens it (KUBE-NODEPORTS), a
 // client outside the cluster reaches a pod through any node's IP, a second Service cannot take
-// the same port, and the port is freed when the Service stops being a NodePort.
+// the same port, and the port is freed when the Service stops being a NodePort. In the managed
+// topology a LoadBalancer Service with externalTrafficPolicy Local gets node ports and a
+// healthCheckNodePort, and its load balancer IP reaches the pod with the client's own address.
 import { describe, expect, it } from 'vitest';
 import type { Service } from '../api/index.ts';
+import { EXTERNAL_CLIENT_IP } from '../network/index.ts';
 import { createCluster, type Cluster } from './cluster.ts';
 
 const APP = `apiVersion: apps/v1
@@ -99,5 +102,43 @@ describe('NodePort Services', () => {
     expect(closed).toMatchObject({ ok: false, error: expect.stringContaining('connection refused') as unknown });
     expect(await run(cluster, 'apply -f -', service('clash', 'NodePort', nodePort))).toMatchObject({ stdout: 'service/clash created\n', exitCode: 0 });
     expect((await run(cluster, 'get svc clash')).stdout).toContain(`80:${nodePort}/TCP`);
+  });
+});
+
+describe('LoadBalancer Services (managed topology)', () => {
+  it('get node ports and a healthCheckNodePort; the load balancer IP reaches the pod on its own node, keeping the client address', { timeout: 120_000 }, async () => {
+    const cluster = createCluster({ seed: 22, topology: 'managed', workers: 2 });
+    expect((await run(cluster, 'apply -f -', APP.replace('replicas: 2', 'replicas: 1'))).exitCode).toBe(0);
+    const lb = service('edge', 'LoadBalancer').replace('  selector:', '  externalTrafficPolicy: Local\n  selector:');
+    expect((await run(cluster, 'apply -f -', lb)).exitCode).toBe(0);
+    let svc: Service | undefined;
+    await until(cluster, async () => {
+      svc = JSON.parse((await run(cluster, 'get svc edge -o json')).stdout) as Service;
+      return (svc.status?.loadBalancer?.ingress ?? []).length > 0;
+    }, 30_000);
+    const nodePort = svc!.spec?.ports?.[0]?.nodePort ?? 0;
+    const healthCheck = svc!.spec?.healthCheckNodePort ?? 0;
+    expect(nodePort).toBeGreaterThanOrEqual(30000);
+    expect(healthCheck).toBeGreaterThanOrEqual(30000);
+    expect(healthCheck).not.toBe(nodePort);
+    const described = (await run(cluster, 'describe svc edge')).stdout;
+    expect(described).toMatch(new RegExp(`\\nNodePort: +http +${nodePort}/TCP\\n`));
+    expect(described).toMatch(new RegExp(`\\nExternal Traffic Policy: +Local\\nHealthCheck NodePort: +${healthCheck}\\n`));
+
+    await until(cluster, async () => {
+      const pods = JSON.parse((await run(cluster, 'get pods -l app=web -o json')).stdout) as { items: { status?: { conditions?: { type: string; status: string }[] } }[] };
+      return pods.items.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+    }, 90_000);
+    await cluster.advance(3000);
+    const pod = (JSON.parse((await run(cluster, 'get pods -l app=web -o json')).stdout) as { items: { metadata: { name: string }; spec: { nodeName: string } }[] }).items[0]!;
+    const ip = svc!.status!.loadBalancer!.ingress![0]!.ip!;
+    const network = cluster.internals.components.network;
+    const answer = network.sendExternalRequest(`${ip}:80`);
+    expect(answer).toMatchObject({ ok: true, node: pod.spec.nodeName, pod: { name: pod.metadata.name }, clientIP: EXTERNAL_CLIENT_IP });
+    expect(answer.rules[0]).toContain(`-d ${ip}/32 -p tcp -m comment --comment "default/edge:http loadbalancer IP" -m tcp --dport 80 -j KUBE-EXT-`);
+    expect(answer.chains.some((c) => c.startsWith('KUBE-SVL-'))).toBe(true);
+    // the other worker has no endpoint: its node port drops outside traffic (Local)
+    const other = cluster.internals.plan.machines.find((m) => m.visible && m.name !== pod.spec.nodeName)!;
+    expect(network.sendExternalRequest(`${other.internalIP}:${nodePort}`)).toMatchObject({ ok: false, error: expect.stringContaining('i/o timeout') as unknown });
   });
 });
