@@ -229,6 +229,20 @@ describe('rollout undo daemonset', () => {
   });
 });
 
+describe('rollout undo --dry-run=client', () => {
+  it('prints what a DaemonSet would roll back to, and changes nothing', () => {
+    const t = daemonSet('nginx:1.28', [
+      [1, 'nginx:1.26'],
+      [2, 'nginx:1.28'],
+    ]);
+    const r = kubectl(t, 'rollout undo ds/agent --dry-run=client');
+    expect(r.stdout).toMatch(
+      /^daemonset\.apps\/agent will roll back to Pod Template:\n {2}Labels: {2}app=agent\n(.*\n)* {4}Image: +nginx:1\.26\n(.*\n)* {2}Tolerations: +<none>\n \(dry run\)\n$/,
+    );
+    expect(dsImage(t)).toBe('nginx:1.28');
+  });
+});
+
 describe('undoTarget', () => {
   const rev = (n: number): Revision => ({
     number: n,

@@ -45,6 +45,8 @@ export interface HistoryKind {
   matches(owner: KubeObject, revision: Revision): boolean;
   /** The workload with the revision's template written back. */
   rolledBack(owner: KubeObject, revision: Revision): KubeObject;
+  /** What `undo --dry-run=client` reports instead of rolling back (the Rollbacker's result text). */
+  dryRunResult(revision: Revision): string;
 }
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -163,6 +165,8 @@ export const DEPLOYMENT_HISTORY: HistoryKind = {
       spec: { ...d.spec, template: withoutHash((revision.record as TemplatedReplicaSet).spec.template) },
     } as Deployment;
   },
+  // printTemplate of the ReplicaSet's own template (its pod-template-hash label included)
+  dryRunResult: (revision) => describeTemplate((revision.record as TemplatedReplicaSet).spec.template),
 };
 
 /** The template a DaemonSet ControllerRevision stores: data = {"spec":{"template":{...,"$patch":"replace"}}}. */
@@ -193,6 +197,7 @@ export const DAEMONSET_HISTORY: HistoryKind = {
     const ds = owner as DaemonSet;
     return { ...ds, spec: { ...ds.spec, template: clone(revision.shown) } } as DaemonSet;
   },
+  dryRunResult: (revision) => `will roll back to ${describeTemplate(revision.shown)}`,
 };
 
 /** The history sources kubectl has (HistoryViewerFor / RollbackerFor), by kind. */
@@ -219,6 +224,13 @@ export function undoTarget(
 
 const revisionNotFound = (n: number): string => `unable to find specified revision ${n} in history`;
 
+/** printTemplate: describe's "Pod Template:" block. */
+function describeTemplate(template: PodTemplateSpec): string {
+  const w = new PrefixWriter();
+  writePodTemplate(w, template);
+  return w.toString();
+}
+
 /** ViewHistory: the whole history as a table, or (revision > 0) that revision's pod template. */
 export function historyText(
   revisions: readonly Revision[],
@@ -228,9 +240,7 @@ export function historyText(
   if (revision > 0) {
     const found = revisions.find((r) => r.number === revision);
     if (!found) return { ok: false, error: 'unable to find the specified revision' };
-    const w = new PrefixWriter();
-    writePodTemplate(w, found.shown);
-    return { ok: true, value: w.toString() };
+    return { ok: true, value: describeTemplate(found.shown) };
   }
   const rows = [
     'REVISION\tCHANGE-CAUSE',

@@ -5,7 +5,7 @@
 // history and undo live in ../rollout-history.ts.
 import type { DaemonSet, Deployment, KubeObject } from '../../../api/index.ts';
 import { lookupResource, rfc3339, type ResourceInfo } from '../../../api/index.ts';
-import { flagBool, flagInt } from '../args.ts';
+import { flagBool, flagInt, flagString } from '../args.ts';
 import { canWatch } from './watch.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
@@ -268,6 +268,11 @@ export function runRolloutUndo(ctx: Ctx, done: () => void): void {
         return done();
       }
       const name = owner.metadata.name ?? '';
+      if (flagString(ctx.args, 'dry-run') === 'client') {
+        // the name printer with the Rollbacker's result as its operation, " (dry run)" appended
+        ctx.out(`${typePrefix(info)}/${name} ${kind.dryRunResult(target)} (dry run)\n`);
+        return done();
+      }
       if ((owner as Deployment).kind === 'Deployment' && (owner as Deployment).spec.paused) {
         ctx.error(
           `you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/${name}' and try again`,
