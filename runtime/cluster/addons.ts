@@ -14,13 +14,14 @@ import type { RestClient } from '../client/index.ts';
 export const KUBE_PROXY_IMAGE = 'registry.k8s.io/kube-proxy:v1.31.0';
 export const KINDNET_IMAGE = 'docker.io/kindest/kindnetd:v20240813-c6f155d6';
 const NS = 'kube-system';
+/** kind's pod subnet; a plan for hundreds of nodes passes a wider one (ClusterPlan.podSubnet). */
 const POD_SUBNET = '10.244.0.0/16';
 
 const serviceAccount = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: NS } });
 
-const kubeProxyConfig = `apiVersion: kubeproxy.config.k8s.io/v1alpha1
+const kubeProxyConfig = (podSubnet: string): string => `apiVersion: kubeproxy.config.k8s.io/v1alpha1
 kind: KubeProxyConfiguration
-clusterCIDR: ${POD_SUBNET}
+clusterCIDR: ${podSubnet}
 mode: iptables
 `;
 
@@ -66,7 +67,7 @@ export function kubeProxyDaemonSet(): DaemonSet {
 }
 
 /** kind's kindnet DaemonSet: hostNetwork, small fixed requests, tolerates every taint. */
-export function kindnetDaemonSet(): DaemonSet {
+export function kindnetDaemonSet(podSubnet = POD_SUBNET): DaemonSet {
   const labels = { tier: 'node', app: 'kindnet', 'k8s-app': 'kindnet' };
   const resources = { cpu: '100m', memory: '50Mi' };
   return {
@@ -88,7 +89,7 @@ export function kindnetDaemonSet(): DaemonSet {
             env: [
               { name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
               { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
-              { name: 'POD_SUBNET', value: POD_SUBNET },
+              { name: 'POD_SUBNET', value: podSubnet },
             ],
             resources: { requests: { ...resources }, limits: { ...resources } },
             securityContext: { privileged: false, capabilities: { add: ['NET_RAW', 'NET_ADMIN'] } },
@@ -110,7 +111,7 @@ export function kindnetDaemonSet(): DaemonSet {
 }
 
 /** Every object the addons need, in creation order (accounts and RBAC before the DaemonSets). */
-export function addonObjects(): { group: string; resource: string; namespace?: string; body: KubeObject }[] {
+export function addonObjects(podSubnet = POD_SUBNET): { group: string; resource: string; namespace?: string; body: KubeObject }[] {
   const kindnetRole: ClusterRole = {
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'kindnet' },
     rules: [
@@ -126,13 +127,13 @@ export function addonObjects(): { group: string; resource: string; namespace?: s
   const rbac = 'rbac.authorization.k8s.io';
   return [
     { group: '', resource: 'serviceaccounts', namespace: NS, body: serviceAccount('kube-proxy') },
-    { group: '', resource: 'configmaps', namespace: NS, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-proxy', namespace: NS, labels: { app: 'kube-proxy' } }, data: { 'config.conf': kubeProxyConfig } } as KubeObject },
+    { group: '', resource: 'configmaps', namespace: NS, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-proxy', namespace: NS, labels: { app: 'kube-proxy' } }, data: { 'config.conf': kubeProxyConfig(podSubnet) } } as KubeObject },
     { group: rbac, resource: 'clusterrolebindings', body: binding('kubeadm:node-proxier', 'system:node-proxier', 'kube-proxy') },
     { group: '', resource: 'serviceaccounts', namespace: NS, body: serviceAccount('kindnet') },
     { group: rbac, resource: 'clusterroles', body: kindnetRole },
     { group: rbac, resource: 'clusterrolebindings', body: binding('kindnet', 'kindnet', 'kindnet') },
     { group: 'apps', resource: 'daemonsets', namespace: NS, body: kubeProxyDaemonSet() },
-    { group: 'apps', resource: 'daemonsets', namespace: NS, body: kindnetDaemonSet() },
+    { group: 'apps', resource: 'daemonsets', namespace: NS, body: kindnetDaemonSet(podSubnet) },
   ];
 }
 
@@ -143,8 +144,8 @@ export const ADDON_DAEMONSETS = ['kube-proxy', 'kindnet'] as const;
  * Creates the addon objects one after another (409 AlreadyExists counts as done, as
  * `kubectl apply` would) and reports the first other error, or undefined.
  */
-export function installAddons(client: RestClient, done: (error?: string) => void): void {
-  const objects = addonObjects();
+export function installAddons(client: RestClient, done: (error?: string) => void, podSubnet = POD_SUBNET): void {
+  const objects = addonObjects(podSubnet);
   const next = (i: number): void => {
     const o = objects[i];
     if (!o) return done();
@@ -180,6 +181,8 @@ interface BootDeps {
   nodes: number;
   /** Whether a controller manager and a scheduler run (else no pod can appear: do not wait). */
   waitForPods: boolean;
+  /** The cluster's pod network, for kube-proxy's clusterCIDR and kindnet's POD_SUBNET. */
+  podSubnet?: string;
 }
 
 /**
@@ -192,7 +195,7 @@ export function bootAddons(d: BootDeps): void {
   let installed: string | undefined | null = null;
   installAddons(d.client, (error) => {
     installed = error;
-  });
+  }, d.podSubnet);
   if (!d.driveUntil(() => installed !== null, ADDON_BOOT_WAIT_MS) || installed) {
     d.record('cluster.addons', 'kubeadm', `addons not installed: ${installed ?? 'no answer'}`);
     return;

@@ -120,6 +120,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   bootAddons({
     client: restClient('kubeadm-addons'), driveUntil, every: (ms, fn) => kernel.every(ms, fn), record: (k, a, d) => kernel.record(k, a, d),
     nodes: plan.machines.filter((m) => m.visible).length, waitForPods: plan.components.controllerManager && plan.components.scheduler,
+    podSubnet: plan.podSubnet,
   });
 
   const kubectlClient = restClient('kubectl', { timeoutMs: 60_000 });

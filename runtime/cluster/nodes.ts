@@ -77,10 +77,9 @@ export function nodeObject(machine: MachinePlan, nowMs: number): Node {
   } as Node;
 }
 
-/** 10.244.<n>.0/24 per machine, as the node IPAM controller hands out from 10.244.0.0/16. */
+/** The machine's /24 of the pod subnet (10.244.<n>.0/24 in clusters of up to 256 machines). */
 export function podCIDR(machine: MachinePlan): string {
-  const n = Number(machine.internalIP.split('.')[3]) - 2;
-  return `10.244.${n}.0/24`;
+  return machine.podCIDR;
 }
 
 /** A stable 32-hex-digit id derived from the machine name (no randomness needed). */

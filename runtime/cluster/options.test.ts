@@ -34,6 +34,45 @@ describe('planCluster', () => {
     expect(planCluster({ topology: 'ha' }).machines[0]!.schedulable).toBe(false);
   });
 
+  it.each<[string, ClusterOptions, string, string[], string[]]>([
+    ['kind-sized: 192.168.49.0/24 and 10.244.0.0/16', { topology: 'ha', workers: 2 }, '10.244.0.0/16',
+      ['192.168.49.2', '192.168.49.3', '192.168.49.4', '192.168.49.10', '192.168.49.11'],
+      ['10.244.0.0/24', '10.244.1.0/24', '10.244.2.0/24', '10.244.8.0/24', '10.244.9.0/24']],
+    ['the largest that fits 10.244.0.0/16 (248 workers)', { topology: 'ha', workers: 248 }, '10.244.0.0/16',
+      ['192.168.49.2', '192.168.50.1'], ['10.244.0.0/24', '10.244.255.0/24']],
+    ['one more: a /9 pod subnet', { topology: 'ha', workers: 249 }, '10.128.0.0/9',
+      ['192.168.49.2', '192.168.50.2'], ['10.128.0.0/24', '10.129.0.0/24']],
+    ['5,000 workers', { topology: 'ha', workers: 5000 }, '10.128.0.0/9',
+      ['192.168.49.2', '192.168.68.145'], ['10.128.0.0/24', '10.147.143.0/24']],
+  ])('addresses machines and pod CIDRs: %s', (_name, options, subnet, ipsShown, cidrsShown) => {
+    const plan = planCluster(options);
+    const ips = plan.machines.map((m) => m.internalIP);
+    const cidrs = plan.machines.map((m) => m.podCIDR);
+    expect(plan.podSubnet).toBe(subnet);
+    // first machines, or the first and the last machine when the list is long
+    if (ipsShown.length === ips.length) {
+      expect(ips).toEqual(ipsShown);
+      expect(cidrs).toEqual(cidrsShown);
+    } else {
+      expect([ips[0], ips.at(-1)]).toEqual(ipsShown);
+      expect([cidrs[0], cidrs.at(-1)]).toEqual(cidrsShown);
+    }
+    expect(new Set(ips).size).toBe(ips.length);
+    expect(new Set(cidrs).size).toBe(cidrs.length);
+    for (const ip of ips) expect(ip.split('.').map(Number).every((o) => o >= 0 && o <= 255)).toBe(true);
+    for (const c of cidrs) expect(c.split('/')[0]!.split('.').map(Number).every((o) => o >= 0 && o <= 255)).toBe(true);
+  });
+
+  it.each<[ClusterOptions, boolean]>([
+    [{ topology: 'ha', workers: 97 }, true],
+    [{ topology: 'ha', workers: 98 }, false],
+    [{ topology: 'managed', workers: 100 }, true],
+    [{ topology: 'ha', workers: 1000, schedulerAnnotations: true }, true],
+    [{ schedulerAnnotations: false }, false],
+  ])('writes the scheduler simulator annotations in clusters of up to 100 nodes: %j', (options, want) => {
+    expect(planCluster(options).schedulerAnnotations).toBe(want);
+  });
+
   it.each<[ClusterOptions, RegExp]>([
     [{ topology: 'cloud' as never }, /unknown topology "cloud"/],
     [{ etcdMembers: 2 as never, topology: 'ha' }, /etcdMembers must be 1, 3 or 5/],

@@ -48,6 +48,13 @@ export interface ClusterOptions {
    * `scheduler` (a KubeSchedulerConfiguration) can enable by name.
    */
   plugins?: { replicaSetReconciler?: ReplicaSetReconciler; schedulerRegistry?: Readonly<Record<string, PluginFactory>> };
+  /**
+   * Whether the scheduler writes kube-scheduler-simulator's "why this node?" annotations on the
+   * pods it places (default: on in clusters of up to 100 nodes). They hold an entry per node, so
+   * in bigger clusters every pod would carry O(nodes) bytes through etcd, the watch caches and
+   * every informer; real kube-scheduler writes none.
+   */
+  schedulerAnnotations?: boolean;
 }
 
 export interface MachinePlan {
@@ -58,6 +65,8 @@ export interface MachinePlan {
   /** Registered as a Node object (false for a managed control plane). */
   visible: boolean;
   internalIP: string;
+  /** This machine's /24 of the cluster's pod subnet (the node IPAM controller's spec.podCIDR). */
+  podCIDR: string;
   spec: WorkerSpec;
   /** --cloud-provider=external: the kubelet registers its Node tainted uninitialized for the CCM (managed workers). */
   cloudProvider?: 'external';
@@ -84,6 +93,10 @@ export interface ClusterPlan {
   components: { scheduler: boolean; controllerManager: boolean; cloudControllerManager: boolean };
   /** Learner pieces plugged into them. */
   plugins: NonNullable<ClusterOptions['plugins']>;
+  /** The cluster's pod network (kubeadm --pod-network-cidr, kube-controller-manager --cluster-cidr). */
+  podSubnet: string;
+  /** Whether the scheduler writes the simulator's annotations (ClusterOptions.schedulerAnnotations). */
+  schedulerAnnotations: boolean;
 }
 
 export const LOAD_BALANCER = 'kube-apiserver-lb';
@@ -103,21 +116,25 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
   const cpCount = topology === 'single-node' ? 1 : topology === 'ha' ? Math.max(3, members) : members;
   const prefix = topology === 'managed' ? 'managed-cp' : 'cp';
   const machines: MachinePlan[] = [];
+  const specs = workerSpecs(options.workers, topology);
+  // kind's 10.244.0.0/16 has room for 256 nodes' /24s; bigger clusters get a /9 (as large clusters
+  // are given a wider --cluster-cidr), which stays clear of the service range 10.96.0.0/12.
+  const wide = specs.length + 8 > 256; // workers take /24s number 8 and up
   for (let i = 1; i <= cpCount; i++) {
     const name = `${prefix}-${i}`;
     machines.push({
       name, role: 'control-plane', schedulable: topology === 'single-node', visible: topology !== 'managed',
-      internalIP: `192.168.49.${i + 1}`,
+      internalIP: machineIP(i + 1), podCIDR: nodePodCIDR(i - 1, wide),
       spec: { name, cpu: base.cpu, memory: base.memory, pods: base.pods },
       ...(i <= members ? { etcdMember: `etcd-${name}` } : {}),
       apiServer: `kube-apiserver-${name}`,
     });
   }
-  for (const [i, w] of workerSpecs(options.workers, topology).entries()) {
+  for (const [i, w] of specs.entries()) {
     const name = w.name ?? `worker-${i + 1}`;
     if (machines.some((m) => m.name === name)) throw new Error(`createCluster: two machines are named "${name}"`);
     machines.push({
-      name, role: 'worker', schedulable: true, visible: true, internalIP: `192.168.49.${i + 10}`,
+      name, role: 'worker', schedulable: true, visible: true, internalIP: machineIP(i + 10), podCIDR: nodePodCIDR(i + 8, wide),
       ...(topology === 'managed' ? { cloudProvider: 'external' as const } : {}),
       spec: { cpu: base.cpu, memory: base.memory, pods: base.pods, ...w, name },
     });
@@ -136,7 +153,26 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
       cloudControllerManager: topology === 'managed' && (options.components?.cloudControllerManager ?? true),
     },
     plugins: options.plugins ?? {},
+    podSubnet: wide ? WIDE_POD_SUBNET : POD_SUBNET,
+    schedulerAnnotations: options.schedulerAnnotations ?? machines.filter((m) => m.visible).length <= SCHEDULER_ANNOTATIONS_MAX_NODES,
   };
+}
+
+const POD_SUBNET = '10.244.0.0/16';
+const SCHEDULER_ANNOTATIONS_MAX_NODES = 100;
+const WIDE_POD_SUBNET = '10.128.0.0/9';
+
+/**
+ * Host number h on the machines' network: minikube's and kind's 192.168.49.0/24 while it fits,
+ * continuing into the next /24s of 192.168.0.0/16 for clusters of hundreds or thousands of nodes.
+ */
+function machineIP(h: number): string {
+  return `192.168.${49 + (h >> 8)}.${h & 255}`;
+}
+
+/** The n-th /24 of the pod subnet, as the node IPAM controller hands them out. */
+function nodePodCIDR(n: number, wide: boolean): string {
+  return wide ? `10.${128 + (n >> 8)}.${n & 255}.0/24` : `10.244.${n}.0/24`;
 }
 
 function workerSpecs(workers: ClusterOptions['workers'], topology: Topology): WorkerSpec[] {

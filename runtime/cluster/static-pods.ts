@@ -27,7 +27,7 @@ export function staticPodManifests(plan: ClusterPlan, m: MachinePlan): StaticPod
   const out: StaticPodManifest[] = [];
   if (m.etcdMember) out.push({ file: 'etcd.yaml', pod: etcdPod(plan, m) });
   if (m.apiServer) out.push({ file: 'kube-apiserver.yaml', pod: apiServerPod(plan, m) });
-  if (plan.components.controllerManager) out.push({ file: 'kube-controller-manager.yaml', pod: controllerManagerPod() });
+  if (plan.components.controllerManager) out.push({ file: 'kube-controller-manager.yaml', pod: controllerManagerPod(plan.podSubnet) });
   if (plan.components.scheduler) out.push({ file: 'kube-scheduler.yaml', pod: schedulerPod() });
   return out;
 }
@@ -145,14 +145,14 @@ function apiServerPod(plan: ClusterPlan, m: MachinePlan): Pod {
   }, { 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint': `${ip}:${port}` });
 }
 
-function controllerManagerPod(): Pod {
+function controllerManagerPod(podSubnet: string): Pod {
   const conf = '/etc/kubernetes/controller-manager.conf';
   return componentPod('kube-controller-manager', {
     name: 'kube-controller-manager',
     image: `registry.k8s.io/kube-controller-manager:${KUBERNETES_IMAGE_TAG}`,
     command: [
       'kube-controller-manager', '--allocate-node-cidrs=true', `--authentication-kubeconfig=${conf}`, `--authorization-kubeconfig=${conf}`,
-      '--bind-address=127.0.0.1', `--client-ca-file=${PKI}/ca.crt`, '--cluster-cidr=10.244.0.0/16', '--cluster-name=kubernetes',
+      '--bind-address=127.0.0.1', `--client-ca-file=${PKI}/ca.crt`, `--cluster-cidr=${podSubnet}`, '--cluster-name=kubernetes',
       `--cluster-signing-cert-file=${PKI}/ca.crt`, `--cluster-signing-key-file=${PKI}/ca.key`, '--controllers=*,bootstrapsigner,tokencleaner',
       `--kubeconfig=${conf}`, '--leader-elect=true', `--requestheader-client-ca-file=${PKI}/front-proxy-ca.crt`,
       `--root-ca-file=${PKI}/ca.crt`, `--service-account-private-key-file=${PKI}/sa.key`,
