@@ -40,7 +40,7 @@ export function startComponents(
   const network = new ClusterNetwork(kernel.forkRng('network'));
   const runtimes = new Map<string, ContainerRuntime>();
   const clientOf = processClient(kernel, plan);
-  for (const m of plan.machines.filter((x) => x.visible)) startNodeComponents(kernel, m, network, runtimes, clientOf, components, staticPodsOf?.(m));
+  for (const m of plan.machines.filter((x) => x.visible)) startNodeComponents(kernel, m, network, runtimes, clientOf, components, staticPodsOf?.(m), plan.podSubnet);
   for (const m of plan.machines.filter((x) => x.role === 'control-plane')) startControlPlaneComponents(kernel, plan, m, clientOf, components);
   return { network, runtimes };
 }
@@ -71,7 +71,7 @@ export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory 
 
 function startNodeComponents(
   kernel: Kernel, m: MachinePlan, network: ClusterNetwork, runtimes: Map<string, ContainerRuntime>,
-  clientOf: ClientFactory, components: Map<string, Component>, staticPods?: StaticPodSource,
+  clientOf: ClientFactory, components: Map<string, Component>, staticPods: StaticPodSource | undefined, podSubnet: string,
 ): void {
   const newRuntime = (preloaded: string[]): ContainerRuntime => {
     const cri = new ContainerRuntime(kernel, { nodeName: m.name, rng: kernel.forkRng(`cri-${m.name}-${runtimes.size}`), preloadedImages: preloaded });
@@ -101,7 +101,7 @@ function startNodeComponents(
     },
   }));
   const proxy = `kube-proxy-${m.name}`;
-  startKubeProxy(kernel, { nodeName: m.name, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS), processName: proxy });
+  startKubeProxy(kernel, { nodeName: m.name, clusterCIDR: podSubnet, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS), processName: proxy });
   components.set(proxy, processComponent(kernel, proxy, m.name, 'kube-proxy'));
 }
 
@@ -116,7 +116,7 @@ function startSchedulerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, cli
     name: scheduler, restClient: clientOf(scheduler, SCHEDULER_CREDENTIALS),
     // kube-scheduler-simulator writes its "why this node?" annotations with a client of its own
     // (the system:kube-scheduler role may not update pods); an admin client stands in for it.
-    resultClient: clientOf(scheduler, ADMIN_CREDENTIALS, 'results'),
+    ...(plan.schedulerAnnotations ? { resultClient: clientOf(scheduler, ADMIN_CREDENTIALS, 'results') } : {}),
     ...(plan.scheduler ? { config: plan.scheduler as KubeSchedulerConfiguration } : {}),
     ...(plan.plugins.schedulerRegistry ? { registry: plan.plugins.schedulerRegistry } : {}),
   });

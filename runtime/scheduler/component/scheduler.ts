@@ -235,7 +235,7 @@ export class RunningScheduler {
         : { percentageOfNodesToScore: this.d.config.percentageOfNodesToScore }),
     });
     this.nextStartNodeIndex = outcome.nextStartNodeIndex;
-    this.writeResults(pod, outcome.annotations);
+    this.writeResults(pod, outcome);
     if (outcome.kind === 'Scheduled') {
       ctx.trace('scheduler.assume', `${this.key(pod)} -> ${outcome.suggestedHost}`);
       this.bindingCycle(info, podCycle, pod, outcome.suggestedHost, profile);
@@ -256,10 +256,11 @@ export class RunningScheduler {
     return true;
   }
 
-  private writeResults(pod: Pod, annotations: Record<string, string>): void {
+  /** Renders the annotations only when they are written: on big clusters that is the costliest step of a cycle. */
+  private writeResults(pod: Pod, outcome: { readonly annotations: Record<string, string> }): void {
     const client = this.d.resultClient;
     if (!client) return;
-    patchAnnotations(client, pod, annotations, (err) => {
+    patchAnnotations(client, pod, outcome.annotations, (err) => {
       if (err && this.d.ctx.isLive()) this.d.log(`writing results to ${this.key(pod)}: ${err}`);
     });
   }
