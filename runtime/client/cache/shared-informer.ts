@@ -68,6 +68,15 @@ export class SharedInformer<T extends KubeObject> implements ReflectorSink<T> {
     this.reflector = new Reflector(clock, lw, this, options);
   }
 
+  /** AddIndexers: more indexes on a shared (maybe running) informer; a name already there is a conflict. */
+  addIndexers(indexers: Record<string, IndexFunc<T>>): void {
+    this.cache.addIndexers(indexers);
+  }
+
+  hasIndex(name: string): boolean {
+    return this.cache.hasIndex(name);
+  }
+
   addEventHandler(handlers: EventHandlers<T>): void {
     this.handlers.push(handlers);
     // client-go replays the current cache to a handler added late, as adds.

@@ -31,8 +31,38 @@ export class Indexer<T extends KubeObject> {
   /** index name -> index value -> keys */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
 
-  constructor(private readonly indexers: Record<string, IndexFunc<T>> = {}) {
+  private readonly indexers: Record<string, IndexFunc<T>>;
+
+  constructor(indexers: Record<string, IndexFunc<T>> = {}) {
+    this.indexers = { ...indexers };
     for (const name of Object.keys(indexers)) this.indices.set(name, new Map());
+  }
+
+  hasIndex(name: string): boolean {
+    return this.indices.has(name);
+  }
+
+  /**
+   * AddIndexers: registers more indexes and indexes what is already stored (client-go allows this
+   * on a running informer). A name already registered is a conflict, as in client-go.
+   */
+  addIndexers(indexers: Record<string, IndexFunc<T>>): void {
+    for (const name of Object.keys(indexers)) {
+      if (this.indices.has(name)) throw new Error(`invariant violated: indexer conflict: ${name} is already registered`);
+    }
+    const added = Object.entries(indexers);
+    for (const [name, fn] of added) {
+      this.indexers[name] = fn;
+      const index = new Map<string, Set<string>>();
+      this.indices.set(name, index);
+      for (const [key, obj] of this.items) {
+        for (const value of fn(obj)) {
+          let keys = index.get(value);
+          if (!keys) index.set(value, (keys = new Set()));
+          keys.add(key);
+        }
+      }
+    }
   }
 
   get size(): number {

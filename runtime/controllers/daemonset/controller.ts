@@ -8,8 +8,9 @@ import type { ControllerRevision, DaemonSet, DaemonSetStatus, Node, OwnerReferen
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import {
-  controllerOf, isEmptySelector, isPodReady, keyOf, newControllerRef, selectorMatches,
+  addPodControllerUIDIndexer, controllerOf, filterPodsByOwner, isEmptySelector, isPodReady, keyOf, selectorMatches,
 } from '../controller-utils.ts';
+import { claimPods } from '../claim-pods.ts';
 import { ControllerExpectations, DeletionTracker } from '../expectations.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
 import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from '../slow-start.ts';
@@ -54,6 +55,7 @@ export class DaemonSetController {
   constructor(private readonly o: DaemonSetControllerOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
     this.expectations = new ControllerExpectations(o.clock);
+    addPodControllerUIDIndexer(o.pods);
     o.daemonSets.addEventHandler({
       onAdd: (ds) => this.enqueue(ds),
       onUpdate: (_old, ds) => this.enqueue(ds),
@@ -194,7 +196,9 @@ export class DaemonSetController {
     if (ds.metadata.deletionTimestamp) return done();
     constructHistory(this.o.client, this.o.revisions, ds, (history) => {
       if ('error' in history) return done(history.error);
-      this.claimPods(ds, (pods) => {
+      // getDaemonPods: the pods this DaemonSet controls and the namespace's orphans, then ClaimPods
+      const candidates = filterPodsByOwner(this.o.pods, ds, DS_KIND.kind, true);
+      claimPods(this.o.client, { object: ds, selector: ds.spec.selector, ...DS_KIND }, candidates, (pods) => {
         const nodes = this.sortedNodes();
         if (!this.expectations.satisfied(key)) return this.updateStatus(ds, nodes, pods, history.hash, false, done);
         this.updateDaemonSet(ds, key, nodes, pods, history.hash, (err) => {
@@ -288,38 +292,6 @@ export class DaemonSetController {
           }
         }
         if (++answered === names.length) done(firstError);
-      });
-    }
-  }
-
-  /** getDaemonPods (PodControllerRefManager.ClaimPods): keep ours that match, adopt orphans, release the rest. */
-  private claimPods(ds: DaemonSet, done: (claimed: Pod[]) => void): void {
-    const uid = ds.metadata.uid;
-    const claimed: Pod[] = [];
-    const patches: { pod: Pod; refs: OwnerReference[]; adopt: boolean }[] = [];
-    for (const pod of this.o.pods.lister.listInNamespace(ds.metadata.namespace ?? '')) {
-      const ref = controllerOf(pod);
-      const matches = selectorMatches(ds.spec.selector, pod.metadata.labels);
-      const others = (pod.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-      if (ref) {
-        if (ref.uid !== uid) continue;
-        if (matches) claimed.push(pod);
-        else patches.push({ pod, refs: others, adopt: false });
-        continue;
-      }
-      if (!matches || pod.metadata.deletionTimestamp) continue;
-      patches.push({ pod, refs: [...others, newControllerRef(ds, DS_KIND.apiVersion, DS_KIND.kind)], adopt: true });
-    }
-    if (patches.length === 0) return done(claimed);
-    let answered = 0;
-    for (const p of patches) {
-      const body = { metadata: { ownerReferences: p.refs, uid: p.pod.metadata.uid } };
-      this.o.client.request({
-        verb: 'patch', group: '', resource: 'pods', namespace: p.pod.metadata.namespace ?? '', name: p.pod.metadata.name ?? '',
-        patchType: 'application/merge-patch+json', body,
-      }, (res) => {
-        if (p.adopt && res.code === 200) claimed.push(res.body as Pod);
-        if (++answered === patches.length) done(claimed);
       });
     }
   }

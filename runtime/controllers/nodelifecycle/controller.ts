@@ -66,6 +66,8 @@ const podRef = (pod: Pod): ObjectReference => ({
 });
 const podKey = (pod: Pod) => `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
 
+const NODE_NAME_KEY_INDEX = 'spec.nodeName';
+
 export class NodeLifecycleController {
   readonly nodes: SharedInformer<Node>;
   readonly leases: SharedInformer<Lease>;
@@ -83,7 +85,9 @@ export class NodeLifecycleController {
       restListerWatcher<T>(d.informerClient, { group, resource, ...(namespace ? { namespace } : {}) });
     this.nodes = new SharedInformer<Node>(d.clock, lw<Node>('nodes'));
     this.leases = new SharedInformer<Lease>(d.clock, lw<Lease>('leases', 'coordination.k8s.io', 'kube-node-lease'));
-    this.pods = new SharedInformer<Pod>(d.clock, lw<Pod>('pods'));
+    // node_lifecycle_controller.go: pods indexed by spec.nodeName (nodeNameKeyIndex), so a node's pods
+    // are found without scanning every pod in the cluster
+    this.pods = new SharedInformer<Pod>(d.clock, lw<Pod>('pods'), { indexers: { [NODE_NAME_KEY_INDEX]: (p) => [p.spec.nodeName ?? ''] } });
   }
 
   start(): void {
@@ -151,7 +155,7 @@ export class NodeLifecycleController {
   /** MarkPodsNotReady: Ready=False on every pod of the node, each write guarded by the cached resourceVersion. */
   private markPodsNotReady(nodeName: string, now: string): void {
     this.podsToRetry.delete(nodeName);
-    for (const pod of this.pods.lister.list((p) => p.spec.nodeName === nodeName)) {
+    for (const pod of this.podsAssignedToNode(nodeName)) {
       const conditions = notReadyConditions(pod, nodeName, now);
       if (!conditions) continue;
       const key = podKey(pod);
@@ -215,7 +219,12 @@ export class NodeLifecycleController {
 
   private processNodePods(node: Node): void {
     const name = node.metadata.name ?? '';
-    for (const pod of this.pods.lister.list((p) => p.spec.nodeName === name)) this.processPod(pod, node);
+    for (const pod of this.podsAssignedToNode(name)) this.processPod(pod, node);
+  }
+
+  /** getPodsAssignedToNode, through the index. */
+  private podsAssignedToNode(nodeName: string): Pod[] {
+    return nodeName === '' ? [] : this.pods.lister.byIndex(NODE_NAME_KEY_INDEX, nodeName);
   }
 
   /** processPodOnNode. */

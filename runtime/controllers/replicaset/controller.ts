@@ -9,8 +9,10 @@ import type { EventRecorder, RestClient, RestResponse, SharedInformer } from '..
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import type { TimerHandle } from '../../kernel/index.ts';
 import {
-  controllerOf, isPodActive, isPodAvailable, isPodReady, keyOf, newControllerRef, selectorMatches,
+  addPodControllerUIDIndexer, controllerOf, filterPodsByOwner, isPodActive, isPodAvailable, isPodReady, keyOf, newControllerRef,
+  selectorMatches,
 } from '../controller-utils.ts';
+import { claimPods } from '../claim-pods.ts';
 import { ControllerExpectations, DeletionTracker } from '../expectations.ts';
 import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from '../slow-start.ts';
 import { reconcileReplicaSet } from './reconcile.ts';
@@ -47,6 +49,7 @@ export class ReplicaSetController {
   constructor(private readonly o: ReplicaSetControllerOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
     this.expectations = new ControllerExpectations(o.clock);
+    addPodControllerUIDIndexer(o.pods);
     o.replicaSets.addEventHandler({
       onAdd: (rs) => this.enqueue(rs),
       onUpdate: (_old, rs) => this.enqueue(rs),
@@ -146,46 +149,14 @@ export class ReplicaSetController {
       return done();
     }
     const needsSync = this.expectations.satisfied(key) && !rs.metadata.deletionTimestamp;
-    const active = this.o.pods.lister.listInNamespace(namespace).filter(isPodActive);
-    this.claimPods(rs, active, (claimed) => {
+    // replica_set.go syncReplicaSet: the pods this ReplicaSet controls and the namespace's orphans
+    const active = filterPodsByOwner(this.o.pods, rs, RS_REF.kind, true).filter(isPodActive);
+    claimPods(this.o.client, { object: rs, selector: rs.spec.selector, ...RS_REF }, active, (claimed) => {
       const afterManage = (manageError: string | undefined): void =>
         this.updateStatus(rs, claimed, manageError, (statusError) => done(manageError ?? statusError));
       if (!needsSync) return afterManage(undefined);
       this.manageReplicas(rs, claimed, afterManage);
     });
-  }
-
-  /** PodControllerRefManager.ClaimPods: keep ours that match, adopt matching orphans, release the rest. */
-  private claimPods(rs: ReplicaSet, pods: Pod[], done: (claimed: Pod[]) => void): void {
-    const claimed: Pod[] = [];
-    const patches: { pod: Pod; refs: OwnerReference[]; adopt: boolean }[] = [];
-    const uid = rs.metadata.uid;
-    const deleting = rs.metadata.deletionTimestamp !== undefined;
-    for (const pod of pods) {
-      const ref = controllerOf(pod);
-      const matches = selectorMatches(rs.spec.selector, pod.metadata.labels);
-      const others = (pod.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-      if (ref) {
-        if (ref.uid !== uid) continue;
-        if (matches) claimed.push(pod);
-        else if (!deleting) patches.push({ pod, refs: others, adopt: false });
-        continue;
-      }
-      if (!matches || deleting || pod.metadata.deletionTimestamp) continue;
-      patches.push({ pod, refs: [...others, newControllerRef(rs, RS_REF.apiVersion, RS_REF.kind)], adopt: true });
-    }
-    if (patches.length === 0) return done(claimed);
-    let answered = 0;
-    for (const p of patches) {
-      const body = { metadata: { ownerReferences: p.refs, uid: p.pod.metadata.uid } };
-      this.o.client.request({
-        verb: 'patch', group: '', resource: 'pods', namespace: p.pod.metadata.namespace ?? '', name: p.pod.metadata.name ?? '',
-        patchType: 'application/merge-patch+json', body,
-      }, (res) => {
-        if (p.adopt && res.code === 200) claimed.push(res.body as Pod);
-        if (++answered === patches.length) done(claimed);
-      });
-    }
   }
 
   /** manageReplicas: carry out the reconciler's decision with expectations set first. */
