@@ -32,6 +32,8 @@ export interface MirrorPodDeps {
 
 interface StaticPodEntry {
   manifestName: string;
+  /** The manifest object last read (a source that returns the same object has not changed it). */
+  manifest: Pod;
   manifestText: string;
   pod: Pod;
 }
@@ -76,9 +78,15 @@ export class MirrorPods {
     const seen = new Set<string>();
     for (const m of this.d.source.manifests()) {
       seen.add(m.file);
+      const known = this.staticPods.get(m.file);
+      // the text comparison (the file's content) runs only when the source hands over a new object
+      if (known?.manifest === m.pod) continue;
       const text = JSON.stringify(m.pod);
-      if (this.staticPods.get(m.file)?.manifestText === text) continue;
-      this.staticPods.set(m.file, { manifestName: m.pod.metadata.name ?? '', manifestText: text, pod: staticPodFromManifest(m, this.d.nodeName, this.ctx.now()) });
+      if (known?.manifestText === text) {
+        known.manifest = m.pod;
+        continue;
+      }
+      this.staticPods.set(m.file, { manifestName: m.pod.metadata.name ?? '', manifest: m.pod, manifestText: text, pod: staticPodFromManifest(m, this.d.nodeName, this.ctx.now()) });
     }
     for (const file of [...this.staticPods.keys()]) if (!seen.has(file)) this.staticPods.delete(file);
   }

@@ -129,13 +129,27 @@ export function staticPodStatus(mirror: Pod, staticPod: Pod, state: StaticContai
   return status;
 }
 
+/**
+ * fakeDigest, remembered: the status of every static pod is recomputed at each PLEG relist (1 s)
+ * from the same few ids. A pure function's memo, so it cannot change a run; bounded by clearing.
+ */
+const digests = new Map<string, string>();
+function digestOf(text: string): string {
+  let d = digests.get(text);
+  if (d === undefined) {
+    if (digests.size >= 4096) digests.clear();
+    digests.set(text, (d = fakeDigest(text)));
+  }
+  return d;
+}
+
 function containerRecord(staticPod: Pod, name: string, image: string, s: StaticContainerState, nowMs: number): ContainerRecord {
   const uid = staticPod.metadata.uid ?? '';
   const ref = normalizeImageRef(image);
   const repo = ref.slice(0, ref.lastIndexOf(':'));
   const info = (instance: number, startedAtMs: number, finishedAtMs?: number): ContainerInfo => ({
-    id: fakeDigest(`${uid}/${name}/${instance}`).slice('sha256:'.length),
-    name, sandboxId: uid, image, imageRef: ref, imageID: `${repo}@${fakeDigest(ref)}`,
+    id: digestOf(`${uid}/${name}/${instance}`).slice('sha256:'.length),
+    name, sandboxId: uid, image, imageRef: ref, imageID: `${repo}@${digestOf(ref)}`,
     createdAtMs: startedAtMs, startedAtMs,
     ...(finishedAtMs === undefined ? { state: 'running' as const } : { state: 'exited' as const, finishedAtMs, ...KILLED }),
   });
