@@ -55,7 +55,7 @@ export interface Cluster {
   faults: Faults;
   /** Every recorded action, oldest first (the kernel's trace ring buffer). */
   trace(): TraceEvent[];
-  /** FNV-1a 64 over every trace record since boot: equal for equal seeds and inputs. */
+  /** A 64-bit hash over every trace record since boot: equal for equal seeds and inputs. */
   traceHash(): string;
   /** For tests, benchmarks and the UI: the parts behind the public API. */
   readonly internals: ClusterInternals;
