@@ -139,9 +139,17 @@ export function resourceForKind(kind: string, apiVersion?: string): ResourceInfo
   );
 }
 
+/** group -> plural -> resource: resourceFor runs several times in every API request. */
+const BY_GROUP_RESOURCE = new Map<string, Map<string, ResourceInfo>>();
+for (const r of RESOURCES) {
+  let byResource = BY_GROUP_RESOURCE.get(r.group);
+  if (!byResource) BY_GROUP_RESOURCE.set(r.group, (byResource = new Map()));
+  if (!byResource.has(r.resource)) byResource.set(r.resource, r);
+}
+
 /** The resource for a group and plural resource name, as in URLs and RBAC rules. */
 export function resourceFor(group: string, resource: string): ResourceInfo | undefined {
-  return RESOURCES.find((r) => r.group === group && r.resource === resource);
+  return BY_GROUP_RESOURCE.get(group)?.get(resource);
 }
 
 /**

@@ -44,25 +44,31 @@ function num(v: number): string {
 export class ApiMetrics {
   private readonly totals = new Map<string, { labels: Record<string, string>; value: number }>();
   private readonly histograms = new Map<string, Histogram>();
+  private readonly series = new Map<string, { base: Record<string, string>; totalKey: string; totalLabels: Record<string, string>; histogramKey: string }>();
 
   /** Records one finished request. */
   observe(l: RequestLabels, code: number, durationSeconds: number): void {
-    const base = {
-      component: 'apiserver', dry_run: l.dryRun ? 'All' : '', group: l.group, resource: l.resource,
-      scope: l.scope, subresource: l.subresource, verb: REPORTED_VERB[l.verb], version: l.version,
-    };
-    const totalLabels = { ...base, code: String(code) };
-    const tk = labelText(totalLabels);
-    const t = this.totals.get(tk) ?? { labels: totalLabels, value: 0 };
+    // a cheap key first: the sorted label text is built once per series, not once per request
+    const quick = `${l.verb}|${l.dryRun ? 1 : 0}|${l.group}|${l.version}|${l.resource}|${l.subresource}|${l.scope}|${code}`;
+    let series = this.series.get(quick);
+    if (!series) {
+      const base = {
+        component: 'apiserver', dry_run: l.dryRun ? 'All' : '', group: l.group, resource: l.resource,
+        scope: l.scope, subresource: l.subresource, verb: REPORTED_VERB[l.verb], version: l.version,
+      };
+      const totalLabels = { ...base, code: String(code) };
+      series = { base, totalKey: labelText(totalLabels), totalLabels, histogramKey: labelText(base) };
+      this.series.set(quick, series);
+    }
+    const t = this.totals.get(series.totalKey) ?? { labels: series.totalLabels, value: 0 };
     t.value++;
-    this.totals.set(tk, t);
+    this.totals.set(series.totalKey, t);
     if (l.verb === 'watch') return;
-    const hk = labelText(base);
-    let h = this.histograms.get(hk);
-    if (!h) this.histograms.set(hk, (h = { labels: base, counts: REQUEST_DURATION_BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }));
-    REQUEST_DURATION_BUCKETS_SECONDS.forEach((le, i) => {
-      if (durationSeconds <= le) h.counts[i]!++;
-    });
+    let h = this.histograms.get(series.histogramKey);
+    if (!h) this.histograms.set(series.histogramKey, (h = { labels: series.base, counts: REQUEST_DURATION_BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }));
+    for (let i = 0; i < REQUEST_DURATION_BUCKETS_SECONDS.length; i++) {
+      if (durationSeconds <= REQUEST_DURATION_BUCKETS_SECONDS[i]!) h.counts[i]!++;
+    }
     h.sum += durationSeconds;
     h.count++;
   }

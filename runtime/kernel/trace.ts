@@ -10,8 +10,7 @@
  * its B; a string's hash is both lanes folded from their bases over its UTF-16 units, memoized
  * because kinds and actors repeat); then each UTF-16 unit of the detail, then 0x0a. With
  * `detail: false` the detail is neither stored nor hashed (it is the expensive part to build).
- * Not FNV-1a 64 any more: its 64-bit multiply on two halves per unit cost a fifth of an idle
- * cluster's CPU.
+ * (It was FNV-1a 64, whose 64-bit multiply on two 32-bit halves per unit cost several times more.)
  */
 export interface TraceEvent {
   timeMs: number;

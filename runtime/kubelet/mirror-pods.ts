@@ -43,6 +43,8 @@ export class MirrorPods {
   private readonly inFlight = new Set<string>();
   /** The last status written, per mirror pod uid (the informer may not have caught up with it yet). */
   private readonly written = new Map<string, WrittenStatus>();
+  /** Per mirror pod uid, the (mirror, container) state whose status is already written. */
+  private readonly settled = new Map<string, string>();
   private nodeUid: string | undefined;
 
   constructor(private readonly ctx: ProcessContext, private readonly d: MirrorPodDeps) {}
@@ -142,18 +144,30 @@ export class MirrorPods {
       if (!this.ctx.isLive()) return;
       this.inFlight.delete(name);
       this.written.delete(m.uid ?? '');
+      this.settled.delete(m.uid ?? '');
       if (res.code === 200) this.ctx.trace('kubelet.mirror-pod-deleted', name);
     });
   }
 
   private writeStatus(mirror: Pod, entry: StaticPodEntry): void {
     const uid = mirror.metadata.uid ?? '';
+    const state = this.d.source.containerState(entry.manifestName);
+    // PLEG: a relist that finds the same running container and the same mirror pod syncs nothing
+    // (a stopped one is recomputed, as its back-off message moves with time)
+    const unchanged = state.running
+      ? `${mirror.metadata.resourceVersion ?? ''}|${String(state.ready)}|${state.restartCount}|${state.startedAtMs}|${state.previous?.startedAtMs ?? ''}|${state.previous?.finishedAtMs ?? ''}`
+      : undefined;
+    if (unchanged !== undefined && this.settled.get(uid) === unchanged) return;
     const last = overwrittenByOthers(mirror, this.written.get(uid)) ? undefined : this.written.get(uid);
     // conditions keep their transition times from what we wrote last, even before the informer shows it
     const base = last ? { ...mirror, status: last.status } : mirror;
-    const status = staticPodStatus(base, entry.pod, this.d.source.containerState(entry.manifestName), this.d.nodeIP, this.ctx.now());
+    const status = staticPodStatus(base, entry.pod, state, this.d.nodeIP, this.ctx.now());
     const text = JSON.stringify(status);
-    if (last?.text === text) return;
+    if (last?.text === text) {
+      if (unchanged !== undefined) this.settled.set(uid, unchanged);
+      return;
+    }
+    this.settled.delete(uid);
     const name = mirror.metadata.name ?? '';
     this.inFlight.add(name);
     this.d.client.request({
