@@ -65,6 +65,7 @@ export class ApiServer implements ApiEndpoint {
   private readonly clock: CacheClock;
   private readonly store: EtcdStore;
   private readonly caches = new Map<string, WatchCache>();
+  private readonly rbacBindingsMemo = new Map<string, { cache: WatchCache; rv: number; items: KubeObject[] }>();
   private readonly authenticator: Authenticator;
   private readonly authorizer: RbacAuthorizer;
   private readonly admission: AdmissionChain;
@@ -388,9 +389,22 @@ export class ApiServer implements ApiEndpoint {
 
   private rbacLister(): RbacLister {
     const G = 'rbac.authorization.k8s.io';
+    // every request is authorized against the bindings: list them again only after one changed
+    const memo = this.rbacBindingsMemo;
+    const listed = <T>(resource: string, namespace: string): T[] => {
+      const cache = this.cache(G, resource);
+      if (!cache) return [];
+      const key = `${resource}/${namespace}`;
+      const hit = memo.get(key);
+      if (hit && hit.rv === cache.resourceVersion && hit.cache === cache) return hit.items as T[];
+      const items = cache.list(namespace ? { kind: '', namespace } : { kind: '' });
+      if (memo.size > 1000) memo.clear();
+      memo.set(key, { cache, rv: cache.resourceVersion, items });
+      return items as T[];
+    };
     return {
-      clusterRoleBindings: () => (this.cache(G, 'clusterrolebindings')?.list({ kind: '' }) ?? []) as ClusterRoleBinding[],
-      roleBindings: (ns) => (this.cache(G, 'rolebindings')?.list({ kind: '', namespace: ns }) ?? []) as RoleBinding[],
+      clusterRoleBindings: () => listed<ClusterRoleBinding>('clusterrolebindings', ''),
+      roleBindings: (ns) => listed<RoleBinding>('rolebindings', ns),
       clusterRole: (name) => this.cachedObject(G, 'clusterroles', undefined, name) as ClusterRole | undefined,
       role: (ns, name) => this.cachedObject(G, 'roles', ns, name) as Role | undefined,
     };

@@ -51,7 +51,16 @@ export interface ServicePortEndpoints {
   externalPolicyLocal: boolean;
 }
 
-const hash16 = (text: string): string => base32(sha256(text)).slice(0, 16);
+/** Every kube-proxy sync names every chain again; the names are a pure function, so remember them. */
+const chainHashes = new Map<string, string>();
+function hash16(text: string): string {
+  let h = chainHashes.get(text);
+  if (h === undefined) {
+    if (chainHashes.size >= 65_536) chainHashes.clear();
+    chainHashes.set(text, (h = base32(sha256(text)).slice(0, 16)));
+  }
+  return h;
+}
 
 export function servicePortChainName(servicePortName: string, protocol: string): string {
   return `KUBE-SVC-${hash16(servicePortName + protocol)}`;

@@ -99,6 +99,39 @@ describe('RestClient watch streams', () => {
     expect(w.closed).toEqual(['clean']);
   });
 
+  it('hands every watcher of one event the same frozen object, and responses stay private copies', () => {
+    const kernel = createKernel({ seed: 1, link: { jitterMs: 0 } });
+    const text = '{"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"shared","labels":{"a":"b"}}}}';
+    kernel.net.register<WireMessage>('server', (msg, from) => {
+      if (msg.type === 'api.watch') kernel.send('server', from, { type: 'api.watch.event', id: msg.id, seq: 1, eventJson: text.slice(0) });
+      if (msg.type === 'api.request') kernel.send('server', from, ok(msg.id));
+    });
+    const seen: RestWatchEvent[] = [];
+    const bodies: unknown[] = [];
+    for (const name of ['informer-a', 'informer-b']) {
+      const c = new RestClient(
+        {
+          now: () => kernel.now(), setTimer: (ms, fn) => kernel.setTimer(ms, fn), send: (f, t, m) => kernel.send(f, t, m),
+          setHandler: (n, h) => kernel.setHandler(n, h), isUp: (n) => kernel.net.isUp(n),
+        },
+        { name, server: 'server', serverURL: 'https://server:6443', timeoutMs: 5_000, credentials: { token: 't' } },
+      );
+      c.watch({ verb: 'watch', resource: 'pods' }, { onEvent: (e) => seen.push(e), onClose: () => {} });
+      c.request({ verb: 'get', resource: 'pods', namespace: 'default', name: 'p' }, (r) => bodies.push(r.body));
+    }
+    kernel.runFor(100);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+    const labels = (seen[0]!.object as { metadata: { labels: Record<string, string> } }).metadata.labels;
+    expect(Object.isFrozen(labels)).toBe(true);
+    expect(() => {
+      labels.a = 'changed';
+    }).toThrow(TypeError);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).not.toBe(bodies[1]);
+    expect(Object.isFrozen(bodies[0])).toBe(false);
+  });
+
   it('calls the stream broken when a gap does not fill', () => {
     const w = watch((msg, reply) => {
       if (msg.type !== 'api.watch') return;

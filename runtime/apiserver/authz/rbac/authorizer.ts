@@ -101,6 +101,10 @@ function aggregate(messages: string[]): string {
   return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
 
-function sortByName<T extends { metadata: { name?: string } }>(items: readonly T[]): T[] {
+function sortByName<T extends { metadata: { name?: string } }>(items: readonly T[]): readonly T[] {
+  // the API server's listers already give name order (the watch cache lists by key): copy only if not
+  let sorted = true;
+  for (let i = 1; i < items.length && sorted; i++) sorted = (items[i - 1]!.metadata.name ?? '') <= (items[i]!.metadata.name ?? '');
+  if (sorted) return items;
   return [...items].sort((x, y) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : (x.metadata.name ?? '') > (y.metadata.name ?? '') ? 1 : 0));
 }
