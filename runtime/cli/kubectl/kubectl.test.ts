@@ -303,9 +303,21 @@ describe('kubectl apply / create / delete', () => {
     kubectl(t, 'create -f -', DEPLOYMENT);
     const r = kubectl(t, 'create -f -', DEPLOYMENT);
     expect(r.stderr).toBe(
-      'Error from server (AlreadyExists): deployments.apps "web" already exists\nError from server (AlreadyExists): services "web" already exists\n',
+      'Error from server (AlreadyExists): error when creating "STDIN": deployments.apps "web" already exists\nError from server (AlreadyExists): error when creating "STDIN": services "web" already exists\n',
     );
     expect(r.exitCode).toBe(1);
+  });
+  it('names the file in the error when the manifest came from one (cmdutil.AddSourceToErr)', () => {
+    const t = cluster();
+    kubectl(t, 'create -f -', DEPLOYMENT);
+    let result: KubectlResult | undefined;
+    runKubectl('apply -f app.yaml', t, { nowMs: NOW, files: { 'app.yaml': DEPLOYMENT } }, (r) => (result = r));
+    // apply finds both objects and configures them; create refuses them, naming the file
+    expect(result!.exitCode).toBe(0);
+    runKubectl('create -f app.yaml', t, { nowMs: NOW, files: { 'app.yaml': DEPLOYMENT } }, (r) => (result = r));
+    expect(result!.stderr).toBe(
+      'Error from server (AlreadyExists): error when creating "app.yaml": deployments.apps "web" already exists\nError from server (AlreadyExists): error when creating "app.yaml": services "web" already exists\n',
+    );
   });
   it('--dry-run=client creates nothing', () => {
     const t = cluster();

@@ -7,6 +7,9 @@ import { flagStrings } from './args.ts';
 
 export type ManifestResult = { ok: true; objects: KubeObject[] } | { ok: false; error: string };
 
+/** Objects read from -f, each with its source as kubectl names it in errors ("STDIN" or the path). */
+export type FilenameManifests = { ok: true; objects: KubeObject[]; sources: string[] } | { ok: false; error: string };
+
 export function parseManifests(text: string, source: string): ManifestResult {
   const objects: KubeObject[] = [];
   for (const doc of parseAllDocuments(text)) {
@@ -50,8 +53,9 @@ export function parseManifests(text: string, source: string): ManifestResult {
 }
 
 /** All objects named by -f flags ("-" is stdin), or an error text. */
-export function readFilenameFlags(ctx: Ctx): ManifestResult {
+export function readFilenameFlags(ctx: Ctx): FilenameManifests {
   const objects: KubeObject[] = [];
+  const sources: string[] = [];
   for (const name of flagStrings(ctx.args, 'filename')) {
     const text = name === '-' ? ctx.io.stdin : ctx.io.files?.[name];
     if (text === undefined)
@@ -65,7 +69,8 @@ export function readFilenameFlags(ctx: Ctx): ManifestResult {
     const parsed = parseManifests(text, name === '-' ? 'STDIN' : `"${name}"`);
     if (!parsed.ok) return parsed;
     objects.push(...parsed.objects);
+    for (const _ of parsed.objects) sources.push(name === '-' ? 'STDIN' : name);
   }
   if (objects.length === 0) return { ok: false, error: 'error: no objects passed to apply' };
-  return { ok: true, objects };
+  return { ok: true, objects, sources };
 }

@@ -4,7 +4,7 @@
 // the new configuration into the live object (maps merged, lists of named items merged by name,
 // fields dropped since the last apply deleted) and PUT it, printing "configured", or print
 // "unchanged" when the merge changes nothing.
-import type { KubeObject, ResourceInfo } from '../../../api/index.ts';
+import type { KubeObject, ResourceInfo, Status } from '../../../api/index.ts';
 import { resourceForKind } from '../../../api/index.ts';
 import { flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
@@ -20,14 +20,14 @@ export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 type Json = Record<string, unknown>;
 
 export function runApply(ctx: Ctx, done: () => void): void {
-  forEachManifest(ctx, 'apply', (obj, info, next) => applyOne(ctx, obj, info, next), done);
+  forEachManifest(ctx, 'apply', (obj, info, source, next) => applyOne(ctx, obj, info, source, next), done);
 }
 
 export function runCreateFromFiles(ctx: Ctx, done: () => void): void {
   forEachManifest(
     ctx,
     'create',
-    (obj, info, next) =>
+    (obj, info, source, next) =>
       createObject(
         ctx,
         ctx.args.flags.get('save-config') === true
@@ -36,6 +36,7 @@ export function runCreateFromFiles(ctx: Ctx, done: () => void): void {
         info,
         'created',
         next,
+        source,
       ),
     done,
   );
@@ -44,7 +45,7 @@ export function runCreateFromFiles(ctx: Ctx, done: () => void): void {
 function forEachManifest(
   ctx: Ctx,
   verb: string,
-  step: (obj: KubeObject, info: ResourceInfo, next: () => void) => void,
+  step: (obj: KubeObject, info: ResourceInfo, source: string, next: () => void) => void,
   done: () => void,
 ): void {
   if (!ctx.args.flags.has('filename')) {
@@ -60,6 +61,7 @@ function forEachManifest(
     done();
     return;
   }
+  const sourceOf = new Map(manifests.objects.map((o, i) => [o, manifests.sources[i] ?? 'STDIN'] as const));
   forEachSeq(
     manifests.objects,
     (obj, next) => {
@@ -79,7 +81,7 @@ function forEachManifest(
         next();
         return;
       }
-      step(obj, info, next);
+      step(obj, info, sourceOf.get(obj) ?? 'STDIN', next);
     },
     done,
   );
@@ -112,6 +114,8 @@ export function createObject(
   info: ResourceInfo,
   op: 'created',
   done: () => void,
+  /** The manifest's source, for cmdutil.AddSourceToErr ("STDIN" or the file); none for generators. */
+  source?: string,
 ): void {
   if (isDryRun(ctx)) {
     report(ctx, obj, info, op);
@@ -128,10 +132,19 @@ export function createObject(
     },
     (res) => {
       if (res.ok) report(ctx, res.body as KubeObject, info, op);
-      else ctx.statusError(res.status);
+      else ctx.statusError(source === undefined ? res.status : withSource('creating', source, res.status));
       done();
     },
   );
+}
+
+/**
+ * cmdutil.AddSourceToErr: `error when creating "STDIN": ` before the server's message. kubectl
+ * prints an Invalid status from its causes ("The Pod "x" is invalid: ..."), where the prefix
+ * does not show, so the message changes but not what is printed.
+ */
+function withSource(verb: string, source: string, status: Status): Status {
+  return { ...status, message: `error when ${verb} "${source}": ${status.message ?? ''}` };
 }
 
 function withNamespace(obj: KubeObject, namespace: string): KubeObject {
@@ -167,13 +180,13 @@ function missingAnnotationWarning(objectName: string): string {
   );
 }
 
-function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, done: () => void): void {
+function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, source: string, done: () => void): void {
   const namespace = ctx.namespaceFor(info, config);
   const name = config.metadata.name ?? '';
   const annotation = lastAppliedText(config);
   ctx.request({ verb: 'get', resource: gvr(info), namespace, name }, (res) => {
     if (!res.ok && res.status.reason === 'NotFound') {
-      createObject(ctx, withLastApplied(config, annotation), info, 'created', done);
+      createObject(ctx, withLastApplied(config, annotation), info, 'created', done, source);
       return;
     }
     if (!res.ok) {
