@@ -72,6 +72,8 @@ describe('pod priority', { timeout: 120_000 }, () => {
       ['kube-apiserver-cp-1', 'system-node-critical', 2000001000, 'PreemptLowerPriority'],
       ['etcd-cp-1', 'system-node-critical', 2000001000, 'PreemptLowerPriority'],
     ]));
+    // describe.go DescribePodTemplate: the class after the volumes, before the node selectors
+    expect(await ok(cluster, 'describe ds kube-proxy -n kube-system')).toMatch(/\n {2}Priority Class Name: +system-node-critical\n {2}Node-Selectors: +kubernetes\.io\/os=linux\n/);
     const refused = await cluster.kubectl('apply -f -', { stdin: bigPod('x', 'foo') });
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toBe('Error from server (Forbidden): error when creating "STDIN": pods "x" is forbidden: no PriorityClass with name foo was found\n');

@@ -850,6 +850,28 @@ describe('apply after create, and more describers', () => {
     expect(out.endsWith('Events:          <none>\n')).toBe(true);
   });
 
+  it('describes environment variables by their source, resolving the fields of the pod (describeContainerEnvVars)', () => {
+    const t = cluster();
+    const env = [
+      { name: 'PLAIN', value: 'a\nb' },
+      { name: 'NODE', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } },
+      { name: 'APP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['app']" } } },
+      { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory' } } },
+      { name: 'CFG', valueFrom: { configMapKeyRef: { name: 'settings', key: 'mode' } } },
+      { name: 'PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password', optional: true } } },
+    ];
+    const base = pod('envs');
+    t.seed('', 'pods', { ...base, spec: { ...base.spec, containers: [{ name: 'nginx', image: 'nginx:1.27', env }] } } as Pod);
+    const out = kubectl(t, 'describe pod envs').stdout;
+    // a multi-line value continues under the value column
+    expect(out).toMatch(/\n {4}Environment:\n {6}PLAIN: +a\n {6} +b\n/);
+    expect(out).toMatch(/\n {6}NODE: +node-1 \(v1:spec\.nodeName\)\n/);
+    expect(out).toMatch(/\n {6}APP: +web \(v1:metadata\.labels\['app'\]\)\n/);
+    expect(out).toMatch(/\n {6}MEM: +node allocatable \(limits\.memory\)\n/);
+    expect(out).toMatch(/\n {6}CFG: +<set to the key 'mode' of config map 'settings'> +Optional: false\n/);
+    expect(out).toMatch(/\n {6}PASS: +<set to the key 'password' in secret 'db'> +Optional: true\n/);
+  });
+
   it('describes a node with its pods', () => {
     const out = kubectl(cluster(), 'describe node node-1').stdout;
     expect(out).toContain('Roles:              control-plane\n');

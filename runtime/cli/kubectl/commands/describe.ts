@@ -3,6 +3,7 @@
 // separated by a blank line, as staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go does.
 import type {
   CoreEvent,
+  DaemonSet,
   Deployment,
   KubeObject,
   Namespace,
@@ -17,6 +18,7 @@ import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
 import {
   describeDeployment,
+  describeDaemonSet,
   describeGeneric,
   describeNamespace,
   describeNode,
@@ -44,6 +46,8 @@ export function describeObject(
       return describeDeployment(obj as Deployment, related, nowMs);
     case 'ReplicaSet':
       return describeReplicaSet(obj as ReplicaSet, related, nowMs);
+    case 'DaemonSet':
+      return describeDaemonSet(obj as DaemonSet, related, nowMs);
     case 'Service':
       return describeService(obj as Service, related, nowMs);
     case 'Node':
@@ -108,7 +112,7 @@ function gatherRelated(
       list(ctx, 'replicasets', namespace, {}, (sets) =>
         done({ ...related, replicaSets: sets as ReplicaSet[] }),
       );
-    } else if (info.kind === 'ReplicaSet') {
+    } else if (info.kind === 'ReplicaSet' || info.kind === 'DaemonSet') {
       list(ctx, 'pods', namespace, {}, (pods) => done({ ...related, pods: pods as Pod[] }));
     } else if (info.kind === 'Node') {
       list(

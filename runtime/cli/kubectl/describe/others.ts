@@ -1,8 +1,9 @@
 // kubectl describe for deployments, replica sets, nodes, services and namespaces, plus a generic
-// fallback. mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go (DeploymentDescriber,
+// fallback. mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go (DeploymentDescriber, DaemonSetDescriber,
 // ReplicaSetDescriber, NodeDescriber, ServiceDescriber, NamespaceDescriber, GenericDescriber).
 import type {
   CoreEvent,
+  DaemonSet,
   Deployment,
   EndpointSlice,
   KubeObject,
@@ -114,6 +115,35 @@ export function describeReplicaSet(rs: ReplicaSet, related: Related, nowMs: numb
     for (const c of rs.status.conditions)
       w.write(LEVEL_1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
   }
+  writeEvents(w, related.events, nowMs);
+  return w.toString();
+}
+
+/** describe.go describeDaemonSet (Namespace shown, as in current kubectl). */
+export function describeDaemonSet(ds: DaemonSet, related: Related, nowMs: number): string {
+  const w = new PrefixWriter();
+  const s = ds.status;
+  header(w, ds, true);
+  w.write(LEVEL_0, `Selector:\t${formatLabelSelector(ds.spec.selector)}\n`);
+  const nodeSelector = ds.spec.template.spec.nodeSelector ?? {};
+  const formatted = Object.keys(nodeSelector).sort().map((k) => `${k}=${nodeSelector[k]}`).join(',');
+  w.write(LEVEL_0, `Node-Selector:\t${formatted || '<none>'}\n`);
+  writeLabels(w, 'Labels', ds.metadata.labels);
+  writeAnnotations(w, 'Annotations', ds.metadata.annotations);
+  w.write(LEVEL_0, `Desired Number of Nodes Scheduled: ${s?.desiredNumberScheduled ?? 0}\n`);
+  w.write(LEVEL_0, `Current Number of Nodes Scheduled: ${s?.currentNumberScheduled ?? 0}\n`);
+  w.write(LEVEL_0, `Number of Nodes Scheduled with Up-to-date Pods: ${s?.updatedNumberScheduled ?? 0}\n`);
+  w.write(LEVEL_0, `Number of Nodes Scheduled with Available Pods: ${s?.numberAvailable ?? 0}\n`);
+  w.write(LEVEL_0, `Number of Nodes Misscheduled: ${s?.numberMisscheduled ?? 0}\n`);
+  const pods = (related.pods ?? []).filter((p) =>
+    (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === ds.metadata.uid),
+  );
+  const count = (phase: string): number => pods.filter((p) => p.status?.phase === phase).length;
+  w.write(
+    LEVEL_0,
+    `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`,
+  );
+  writePodTemplate(w, ds.spec.template);
   writeEvents(w, related.events, nowMs);
   return w.toString();
 }

@@ -7,6 +7,7 @@ import type {
   ContainerState,
   ContainerStatus,
   CoreEvent,
+  EnvVar,
   KubeObject,
   Pod,
   PodTemplateSpec,
@@ -67,12 +68,55 @@ function writeResources(w: PrefixWriter, c: Container): void {
   }
 }
 
+/** describeContainerEnvVars: one line per variable, by where its value comes from. */
+function writeEnvVar(w: PrefixWriter, e: EnvVar, c: Container, pod: Pod | undefined): void {
+  const from = e.valueFrom;
+  if (!from) {
+    const [first = '', ...rest] = (e.value ?? '').split('\n');
+    w.write(LEVEL_3, `${e.name}:\t${first}\n`);
+    for (const line of rest) w.write(LEVEL_3, `\t${line}\n`);
+    return;
+  }
+  if (from.fieldRef) {
+    const value = pod ? fieldPathValue(pod, from.fieldRef.fieldPath) : '';
+    w.write(LEVEL_3, `${e.name}:\t${value} (${from.fieldRef.apiVersion ?? 'v1'}:${from.fieldRef.fieldPath})\n`);
+  } else if (from.resourceFieldRef) {
+    const resource = from.resourceFieldRef.resource;
+    const [kind, name] = resource.split('.') as [string, string | undefined];
+    let value: string = (kind === 'limits' ? c.resources?.limits : c.resources?.requests)?.[name ?? ''] ?? '0';
+    if (value === '0' && (resource === 'limits.cpu' || resource === 'limits.memory')) value = 'node allocatable';
+    w.write(LEVEL_3, `${e.name}:\t${value} (${resource})\n`);
+  } else if (from.secretKeyRef) {
+    w.write(LEVEL_3, `${e.name}:\t<set to the key '${from.secretKeyRef.key}' in secret '${from.secretKeyRef.name ?? ''}'>\tOptional: ${from.secretKeyRef.optional === true}\n`);
+  } else if (from.configMapKeyRef) {
+    w.write(LEVEL_3, `${e.name}:\t<set to the key '${from.configMapKeyRef.key}' of config map '${from.configMapKeyRef.name ?? ''}'>\tOptional: ${from.configMapKeyRef.optional === true}\n`);
+  }
+}
+
+/** fieldpath.ExtractFieldPathAsString for the paths the downward API allows. */
+function fieldPathValue(pod: Pod, path: string): string {
+  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
+  if (m) return (m[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[m[2]!] ?? '';
+  switch (path) {
+    case 'metadata.name': return pod.metadata.name ?? '';
+    case 'metadata.namespace': return pod.metadata.namespace ?? '';
+    case 'metadata.uid': return pod.metadata.uid ?? '';
+    case 'spec.nodeName': return pod.spec.nodeName ?? '';
+    case 'spec.serviceAccountName': return pod.spec.serviceAccountName ?? '';
+    case 'status.hostIP': return pod.status?.hostIP ?? '';
+    case 'status.podIP': return pod.status?.podIP ?? '';
+    default: return '';
+  }
+}
+
 export function writeContainers(
   w: PrefixWriter,
   title: string,
   containers: Container[],
   statuses: ContainerStatus[] | undefined,
   space: string,
+  /** The pod, whose fields a fieldRef shows (EnvValueRetriever); none for a pod template. */
+  pod?: Pod,
 ): void {
   w.write(LEVEL_0, `${space}${title}:\n`);
   for (const c of containers) {
@@ -115,8 +159,7 @@ export function writeContainers(
     if (!c.env?.length) w.write(LEVEL_2, 'Environment:\t<none>\n');
     else {
       w.write(LEVEL_2, 'Environment:\n');
-      for (const e of c.env)
-        w.write(LEVEL_3, `${e.name}:\t${e.value ?? (e.valueFrom ? '<set to the key>' : '')}\n`);
+      for (const e of c.env) writeEnvVar(w, e, c, pod);
     }
     if (!c.volumeMounts?.length) w.write(LEVEL_2, 'Mounts:\t<none>\n');
     else {
@@ -252,8 +295,9 @@ export function describePod(pod: Pod, events: readonly CoreEvent[], nowMs: numbe
       pod.spec.initContainers,
       status.initContainerStatuses,
       '',
+      pod,
     );
-  writeContainers(w, 'Containers', pod.spec.containers, status.containerStatuses, '');
+  writeContainers(w, 'Containers', pod.spec.containers, status.containerStatuses, '', pod);
   if (status.conditions?.length) {
     w.write(LEVEL_0, 'Conditions:\n  Type\tStatus\n');
     for (const c of status.conditions) w.write(LEVEL_1, `${c.type} \t${c.status} \n`);
@@ -289,6 +333,7 @@ export function writePodTemplate(w: PrefixWriter, template: PodTemplateSpec | un
     writeContainers(w, 'Init Containers', template.spec.initContainers, undefined, '  ');
   writeContainers(w, 'Containers', template.spec.containers, undefined, '  ');
   writeVolumes(w, template.spec.volumes, '  ');
+  if (template.spec.priorityClassName) w.write(LEVEL_1, `Priority Class Name:\t${template.spec.priorityClassName}\n`);
   writeLabels(w, 'Node-Selectors', template.spec.nodeSelector, '  ');
   writeTolerations(w, template.spec.tolerations, '  ');
 }
