@@ -121,6 +121,17 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     });
   });
 
+  it('lets apply change a pod\'s image but not its resources (ValidatePodUpdate)', async () => {
+    const frontend = manifest('pod-resources.yaml');
+    const newImage = frontend.replace('app:v4', 'app:v5');
+    expect(await cluster.kubectl('apply -f -', { stdin: newImage })).toEqual({ stdout: 'pod/frontend configured\n', stderr: '', exitCode: 0 });
+    const moreMemory = newImage.replace('memory: "128Mi"', 'memory: "256Mi"');
+    const refused = await cluster.kubectl('apply -f -', { stdin: moreMemory });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/^The Pod "frontend" is invalid: spec: Forbidden: pod updates may not change fields other than `spec\.containers\[\*\]\.image`,/);
+    expect(refused.stderr).toContain('\n+ spec.containers[0].resources.limits.memory: "256Mi"\n');
+  });
+
   it('forbids a user without rights to delete in kube-system (impersonated with --as)', async () => {
     const r = await cluster.kubectl('delete pod frontend -n kube-system --as jane');
     expect(r.exitCode).toBe(1);

@@ -6,8 +6,8 @@
 // - pkg/apis/apps/validation/validation.go (replicas, selector vs template labels).
 import {
   Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
-  labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject,
-  type ResourceInfo, validatePriorityClass, validatePriorityClassUpdate,
+  labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject, type Pod,
+  type ResourceInfo, validatePodUpdate, validatePriorityClass, validatePriorityClassUpdate,
 } from '../../api/index.ts';
 
 type Obj = Record<string, unknown>;
@@ -172,6 +172,9 @@ export function validateCreate(obj: KubeObject, r: ResourceInfo): FieldError[] {
 
 /** Every error for an update from `old` to `next`. */
 export function validateUpdate(next: KubeObject, old: KubeObject, r: ResourceInfo): FieldError[] {
-  const kindUpdate = next.kind === 'PriorityClass' ? validatePriorityClassUpdate(next, old) : [];
+  const kindUpdate =
+    next.kind === 'PriorityClass' ? validatePriorityClassUpdate(next, old)
+    : next.kind === 'Pod' ? validatePodUpdate(next as Pod, old as Pod)
+    : [];
   return [...validateObjectMetaUpdate(next, old), ...validateCreate(next, r), ...kindUpdate];
 }

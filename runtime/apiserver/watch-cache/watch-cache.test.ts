@@ -64,9 +64,13 @@ describe('indexed triggers (pods by spec.nodeName)', () => {
     const onB = h.watch({ resource: 'pods', query: { fieldSelector: 'spec.nodeName=node-b', resourceVersion: String(h.etcd.store.revision) } });
     const all = h.watch({ resource: 'pods', query: { resourceVersion: String(h.etcd.store.revision) } });
     const p = h.admin({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('p1') }).body as KubeObject;
-    const bound = h.admin({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p1', body: { ...p, spec: { ...(p as unknown as { spec: object }).spec, nodeName: 'node-a' } } });
-    expect(bound.code).toBe(200);
-    const b = bound.body as KubeObject;
+    // bound the way the scheduler binds (an update may not change spec.nodeName: ValidatePodUpdate)
+    const bound = h.admin({
+      verb: 'create', resource: 'pods', subresource: 'binding', namespace: 'default', name: 'p1',
+      body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p1', uid: p.metadata.uid }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-a' } },
+    });
+    expect(bound.code).toBe(201);
+    const b = h.admin({ verb: 'get', resource: 'pods', namespace: 'default', name: 'p1' }).body as KubeObject;
     h.admin({ verb: 'update', resource: 'pods', namespace: 'default', name: 'p1', body: { ...b, metadata: { ...b.metadata, labels: { x: 'y' } } } });
     h.admin({ verb: 'create', resource: 'pods', namespace: 'default', body: pod('p2', 'node-b') });
     h.admin({ verb: 'delete', resource: 'pods', namespace: 'default', name: 'p1' });

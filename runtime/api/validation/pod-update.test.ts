@@ -1,0 +1,51 @@
+// ValidatePodUpdate (pkg/apis/core/validation/validation.go): the few pod spec fields an update may
+// change, and the errors for everything else.
+import { describe, expect, it } from 'vitest';
+import { errorString as formatFieldError } from '../field/errors.ts';
+import type { Pod, PodSpec } from '../types/core.ts';
+import { UPDATABLE_POD_SPEC_FIELDS, validatePodUpdate } from './pod-update.ts';
+
+const pod = (spec: Partial<PodSpec> = {}): Pod => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' },
+  spec: {
+    containers: [{ name: 'app', image: 'nginx:1.27' }],
+    tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+    ...spec,
+  },
+});
+
+const texts = (next: Pod, old: Pod): string[] => validatePodUpdate(next, old).map(formatFieldError);
+
+describe('validatePodUpdate', () => {
+  const old = pod({ activeDeadlineSeconds: 100, terminationGracePeriodSeconds: -1 });
+
+  it.each<[string, Partial<PodSpec>]>([
+    ['nothing changed', {}],
+    ['a new image', { containers: [{ name: 'app', image: 'nginx:1.28' }] }],
+    ['a lower activeDeadlineSeconds', { activeDeadlineSeconds: 50 }],
+    ['an added toleration', { tolerations: [...old.spec.tolerations!, { key: 'x', operator: 'Exists' }] }],
+    ['an existing toleration with new tolerationSeconds', { tolerations: [{ ...old.spec.tolerations![0]!, tolerationSeconds: 10 }] }],
+    ['terminationGracePeriodSeconds from negative to 1', { terminationGracePeriodSeconds: 1 }],
+  ])('allows %s', (_name, change) => {
+    expect(texts(pod({ ...old.spec, ...change }), old)).toEqual([]);
+  });
+
+  it.each<[string, Partial<PodSpec>, string]>([
+    ['adding a container', { containers: [{ name: 'app', image: 'nginx:1.27' }, { name: 'b', image: 'busybox' }] },
+      'spec.containers: Forbidden: pod updates may not add or remove containers'],
+    ['an empty image', { containers: [{ name: 'app', image: '' }] }, 'spec.containers[0].image: Required value'],
+    ['a higher activeDeadlineSeconds', { activeDeadlineSeconds: 200 }, 'spec.activeDeadlineSeconds: Invalid value: 200: must be less than or equal to previous value'],
+    ['a removed toleration', { tolerations: [] }, 'spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds'],
+  ])('refuses %s', (_name, change, want) => {
+    expect(texts(pod({ ...old.spec, ...change }), old)).toEqual([want]);
+  });
+
+  it('refuses any other change, naming what may change and then what changed', () => {
+    const next = pod({ ...old.spec, nodeName: 'worker-1', containers: [{ name: 'app', image: 'nginx:1.28', resources: { limits: { cpu: '1' } } }] });
+    expect(texts(next, old)).toEqual([
+      `spec: Forbidden: pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}\n` +
+        '- spec.containers[0].resources: <unset>\n+ spec.containers[0].resources: {"limits":{"cpu":"1"}}\n' +
+        '- spec.nodeName: <unset>\n+ spec.nodeName: "worker-1"',
+    ]);
+  });
+});

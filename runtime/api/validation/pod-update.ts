@@ -1,0 +1,106 @@
+// What an update may change in a pod's spec: almost nothing. mirrors
+// pkg/apis/core/validation/validation.go ValidatePodUpdate: the container count is fixed, images
+// may change, activeDeadlineSeconds may only be set or lowered, tolerations may only be added (an
+// existing one may change only its tolerationSeconds), terminationGracePeriodSeconds may go from
+// negative to 1; the spec with those fields taken from the old pod must equal the old spec.
+// Upstream appends go-cmp's diff of the two specs to the Forbidden message; we append a list of
+// the changed fields instead (go-cmp's exact output is not reproduced).
+import { Path } from '../field/path.ts';
+import { forbidden, invalid, required, type FieldError } from '../field/errors.ts';
+import type { Pod, PodSpec, Toleration } from '../types/core.ts';
+
+const MAX_INT32 = 2_147_483_647;
+
+/** updatablePodSpecFieldsNoResources, joined as upstream joins it. */
+export const UPDATABLE_POD_SPEC_FIELDS =
+  '`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+export function validatePodUpdate(next: Pod, old: Pod): FieldError[] {
+  const spec = Path.of('spec');
+  const errs: FieldError[] = [];
+  for (const [field, n, o] of [
+    ['containers', next.spec.containers, old.spec.containers],
+    ['initContainers', next.spec.initContainers ?? [], old.spec.initContainers ?? []],
+  ] as const) {
+    // ValidateContainerUpdates
+    if (n.length !== o.length) return [forbidden(spec.child(field), 'pod updates may not add or remove containers')];
+    n.forEach((c, i) => {
+      if (!c.image) errs.push(required(spec.child(field).at(i).child('image'), ''));
+    });
+  }
+  const deadline = activeDeadlineError(next.spec.activeDeadlineSeconds, old.spec.activeDeadlineSeconds, spec.child('activeDeadlineSeconds'));
+  if (deadline) return [...errs, deadline];
+  errs.push(...onlyAddedTolerations(next.spec.tolerations ?? [], old.spec.tolerations ?? [], spec.child('tolerations')));
+  if (sameJson(next.spec, old.spec)) return errs;
+  const munged = mungedSpec(next.spec, old.spec);
+  if (!sameJson(munged, old.spec)) {
+    errs.push(forbidden(spec, `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}\n${changedFields(old.spec, munged)}`));
+  }
+  return errs;
+}
+
+function activeDeadlineError(next: number | undefined, old: number | undefined, path: Path): FieldError | undefined {
+  if (next !== undefined) {
+    if (next < 0 || next > MAX_INT32) return invalid(path, next, `must be between 0 and ${MAX_INT32}, inclusive`);
+    if (old !== undefined && old < next) return invalid(path, next, 'must be less than or equal to previous value');
+    return undefined;
+  }
+  return old !== undefined ? invalid(path, null, 'must not update from a positive integer to nil value') : undefined;
+}
+
+/** validateOnlyAddedTolerations: every old toleration is still there (its tolerationSeconds may change). */
+function onlyAddedTolerations(next: readonly Toleration[], old: readonly Toleration[], path: Path): FieldError[] {
+  const key = (t: Toleration): string => JSON.stringify([t.key ?? '', t.operator ?? '', t.value ?? '', t.effect ?? '']);
+  const kept = new Set(next.map(key));
+  const errs: FieldError[] = [];
+  for (const t of old) {
+    if (!kept.has(key(t))) errs.push(forbidden(path, 'existing toleration can not be modified except its tolerationSeconds'));
+  }
+  return errs.slice(0, 1);
+}
+
+/** The new spec with every field an update may change taken from the old one. */
+function mungedSpec(next: PodSpec, old: PodSpec): PodSpec {
+  const munged: PodSpec = {
+    ...next,
+    containers: next.containers.map((c, i) => ({ ...c, image: old.containers[i]!.image })),
+    tolerations: old.tolerations,
+    activeDeadlineSeconds: old.activeDeadlineSeconds,
+  };
+  if (next.initContainers) munged.initContainers = next.initContainers.map((c, i) => ({ ...c, image: old.initContainers![i]!.image }));
+  if (old.terminationGracePeriodSeconds !== undefined && old.terminationGracePeriodSeconds < 0 && next.terminationGracePeriodSeconds === 1) {
+    munged.terminationGracePeriodSeconds = old.terminationGracePeriodSeconds;
+  }
+  return stripUndefined(munged);
+}
+
+function stripUndefined<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+/** Semantic equality for JSON data: key order does not matter. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** Each changed leaf as "- path: old" / "+ path: new" lines. */
+function changedFields(old: unknown, next: unknown, path = 'spec', out: string[] = []): string {
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObj(old) && isObj(next)) {
+    for (const k of [...new Set([...Object.keys(old), ...Object.keys(next)])].sort()) changedFields(old[k], next[k], `${path}.${k}`, out);
+  } else if (Array.isArray(old) && Array.isArray(next) && old.length === next.length) {
+    old.forEach((o, i) => changedFields(o, next[i], `${path}[${i}]`, out));
+  } else if (canonical(old) !== canonical(next)) {
+    out.push(`- ${path}: ${old === undefined ? '<unset>' : canonical(old)}`, `+ ${path}: ${next === undefined ? '<unset>' : canonical(next)}`);
+  }
+  return out.join('\n');
+}
