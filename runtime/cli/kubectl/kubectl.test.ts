@@ -307,6 +307,28 @@ describe('kubectl apply / create / delete', () => {
     );
     expect(r.exitCode).toBe(1);
   });
+  it('apply reads and merges again when its write meets a Conflict (patcher.go retries), up to 5 times', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    // someone else writes the Deployment between each of apply's reads and its write
+    const request = t.request.bind(t);
+    let racing = 0;
+    t.request = (req, done) => {
+      if (req.verb === 'update' && req.resource.resource === 'deployments' && racing > 0) {
+        racing--;
+        const live = t.objects.get('apps/deployments/default/web')!;
+        t.modify('apps', 'deployments', live);
+      }
+      request(req, done);
+    };
+    const changed = DEPLOYMENT.replace('replicas: 2', 'replicas: 3');
+    racing = 4;
+    expect(kubectl(t, 'apply -f -', changed).stdout).toContain('deployment.apps/web configured\n');
+    racing = 5;
+    const again = kubectl(t, 'apply -f -', changed.replace('replicas: 3', 'replicas: 4'));
+    expect(again.stderr).toContain('Error from server (Conflict): Operation cannot be fulfilled on deployments.apps "web"');
+  });
+
   it('names the file in the error when the manifest came from one (cmdutil.AddSourceToErr)', () => {
     const t = cluster();
     kubectl(t, 'create -f -', DEPLOYMENT);

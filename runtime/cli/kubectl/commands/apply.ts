@@ -180,7 +180,10 @@ function missingAnnotationWarning(objectName: string): string {
   );
 }
 
-function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, source: string, done: () => void): void {
+/** patcher.go maxPatchRetry: a write that meets a Conflict is read and merged again this many times. */
+const MAX_APPLY_RETRIES = 5;
+
+function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, source: string, done: () => void, attempt = 1): void {
   const namespace = ctx.namespaceFor(info, config);
   const name = config.metadata.name ?? '';
   const annotation = lastAppliedText(config);
@@ -216,6 +219,12 @@ function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, source: stri
       return;
     }
     ctx.request({ verb: 'update', resource: gvr(info), namespace, name, body: next }, (upd) => {
+      // the object changed between our read and our write (a controller or the kubelet wrote it):
+      // read it again and merge again, as patcher.go does on a Conflict
+      if (!upd.ok && upd.status.reason === 'Conflict' && attempt < MAX_APPLY_RETRIES) {
+        applyOne(ctx, config, info, source, done, attempt + 1);
+        return;
+      }
       if (upd.ok) report(ctx, upd.body as KubeObject, info, 'configured');
       else ctx.statusError(upd.status);
       done();
