@@ -88,6 +88,18 @@ export function describeDeployment(d: Deployment, related: Related, nowMs: numbe
   return w.toString();
 }
 
+/** getPodStatusForController: the phases of the pods the controller owns. */
+function writePodsStatus(w: PrefixWriter, all: readonly Pod[] | undefined, owner: KubeObject): void {
+  const pods = (all ?? []).filter((p) =>
+    (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === owner.metadata.uid),
+  );
+  const count = (phase: string): number => pods.filter((p) => p.status?.phase === phase).length;
+  w.write(
+    LEVEL_0,
+    `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`,
+  );
+}
+
 export function describeReplicaSet(rs: ReplicaSet, related: Related, nowMs: number): string {
   const w = new PrefixWriter();
   header(w, rs, true);
@@ -100,14 +112,7 @@ export function describeReplicaSet(rs: ReplicaSet, related: Related, nowMs: numb
     LEVEL_0,
     `Replicas:\t${rs.status?.replicas ?? 0} current / ${rs.spec.replicas ?? 0} desired\n`,
   );
-  const pods = (related.pods ?? []).filter((p) =>
-    (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === rs.metadata.uid),
-  );
-  const count = (phase: string): number => pods.filter((p) => p.status?.phase === phase).length;
-  w.write(
-    LEVEL_0,
-    `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`,
-  );
+  writePodsStatus(w, related.pods, rs);
   writePodTemplate(w, rs.spec.template);
   if (rs.status?.conditions?.length) {
     w.write(LEVEL_0, 'Conditions:\n  Type\tStatus\tReason\n');
@@ -135,14 +140,7 @@ export function describeDaemonSet(ds: DaemonSet, related: Related, nowMs: number
   w.write(LEVEL_0, `Number of Nodes Scheduled with Up-to-date Pods: ${s?.updatedNumberScheduled ?? 0}\n`);
   w.write(LEVEL_0, `Number of Nodes Scheduled with Available Pods: ${s?.numberAvailable ?? 0}\n`);
   w.write(LEVEL_0, `Number of Nodes Misscheduled: ${s?.numberMisscheduled ?? 0}\n`);
-  const pods = (related.pods ?? []).filter((p) =>
-    (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === ds.metadata.uid),
-  );
-  const count = (phase: string): number => pods.filter((p) => p.status?.phase === phase).length;
-  w.write(
-    LEVEL_0,
-    `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`,
-  );
+  writePodsStatus(w, related.pods, ds);
   writePodTemplate(w, ds.spec.template);
   writeEvents(w, related.events, nowMs);
   return w.toString();
