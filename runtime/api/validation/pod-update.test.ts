@@ -30,6 +30,13 @@ describe('validatePodUpdate', () => {
     expect(texts(pod({ ...old.spec, ...change }), old)).toEqual([]);
   });
 
+  it('compares resource quantities by value, as apiequality.Semantic does', () => {
+    const withCpu = (cpu: string, memory: string): Pod =>
+      pod({ ...old.spec, containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu, memory } } }] });
+    expect(texts(withCpu('1', '1Gi'), withCpu('1000m', '1024Mi'))).toEqual([]);
+    expect(texts(withCpu('2', '1Gi'), withCpu('1000m', '1024Mi'))).toHaveLength(1);
+  });
+
   it.each<[string, Partial<PodSpec>, string]>([
     ['adding a container', { containers: [{ name: 'app', image: 'nginx:1.27' }, { name: 'b', image: 'busybox' }] },
       'spec.containers: Forbidden: pod updates may not add or remove containers'],

@@ -7,7 +7,8 @@
 // the changed fields instead (go-cmp's exact output is not reproduced).
 import { Path } from '../field/path.ts';
 import { forbidden, invalid, required, type FieldError } from '../field/errors.ts';
-import type { Pod, PodSpec, Toleration } from '../types/core.ts';
+import { Quantity } from '../resource/quantity.ts';
+import type { Container, Pod, PodSpec, Toleration } from '../types/core.ts';
 
 const MAX_INT32 = 2_147_483_647;
 
@@ -33,8 +34,10 @@ export function validatePodUpdate(next: Pod, old: Pod): FieldError[] {
   errs.push(...onlyAddedTolerations(next.spec.tolerations ?? [], old.spec.tolerations ?? [], spec.child('tolerations')));
   if (sameJson(next.spec, old.spec)) return errs;
   const munged = mungedSpec(next.spec, old.spec);
-  if (!sameJson(munged, old.spec)) {
-    errs.push(forbidden(spec, `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}\n${changedFields(old.spec, munged)}`));
+  // apiequality.Semantic compares quantities by value: "1000m" and "1" are the same CPU
+  const [before, after] = [byValue(old.spec), byValue(munged)];
+  if (!sameJson(after, before)) {
+    errs.push(forbidden(spec, `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}\n${changedFields(before, after)}`));
   }
   return errs;
 }
@@ -72,6 +75,22 @@ function mungedSpec(next: PodSpec, old: PodSpec): PodSpec {
     munged.terminationGracePeriodSeconds = old.terminationGracePeriodSeconds;
   }
   return stripUndefined(munged);
+}
+
+/** The spec with every resource quantity in canonical form, so equal amounts compare equal. */
+function byValue(spec: PodSpec): PodSpec {
+  const canonicalList = (list: Record<string, string> | undefined): Record<string, string> | undefined => {
+    if (!list) return list;
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(list)) {
+      const q = Quantity.parse(v);
+      out[k] = q.ok ? q.quantity.canonical() : v;
+    }
+    return out;
+  };
+  const container = (c: Container): Container =>
+    c.resources ? { ...c, resources: { ...c.resources, limits: canonicalList(c.resources.limits), requests: canonicalList(c.resources.requests) } } : c;
+  return stripUndefined({ ...spec, containers: spec.containers.map(container), initContainers: spec.initContainers?.map(container) });
 }
 
 function stripUndefined<T>(v: T): T {
