@@ -93,9 +93,9 @@ function cluster(): FakeTransport {
   return t;
 }
 
-function kubectl(t: FakeTransport, line: string, stdin?: string): KubectlResult {
+function kubectl(t: FakeTransport, line: string, stdin?: string, files?: Record<string, string>): KubectlResult {
   let result: KubectlResult | undefined;
-  runKubectl(line, t, { nowMs: NOW, stdin }, (r) => (result = r));
+  runKubectl(line, t, { nowMs: NOW, stdin, ...(files ? { files } : {}) }, (r) => (result = r));
   if (!result) throw new Error('kubectl did not finish synchronously with the fake transport');
   return result;
 }
@@ -332,12 +332,10 @@ describe('kubectl apply / create / delete', () => {
   it('names the file in the error when the manifest came from one (cmdutil.AddSourceToErr)', () => {
     const t = cluster();
     kubectl(t, 'create -f -', DEPLOYMENT);
-    let result: KubectlResult | undefined;
-    runKubectl('apply -f app.yaml', t, { nowMs: NOW, files: { 'app.yaml': DEPLOYMENT } }, (r) => (result = r));
+    const files = { 'app.yaml': DEPLOYMENT };
     // apply finds both objects and configures them; create refuses them, naming the file
-    expect(result!.exitCode).toBe(0);
-    runKubectl('create -f app.yaml', t, { nowMs: NOW, files: { 'app.yaml': DEPLOYMENT } }, (r) => (result = r));
-    expect(result!.stderr).toBe(
+    expect(kubectl(t, 'apply -f app.yaml', undefined, files).exitCode).toBe(0);
+    expect(kubectl(t, 'create -f app.yaml', undefined, files).stderr).toBe(
       'Error from server (AlreadyExists): error when creating "app.yaml": deployments.apps "web" already exists\nError from server (AlreadyExists): error when creating "app.yaml": services "web" already exists\n',
     );
   });
