@@ -2,6 +2,7 @@
 // etcd, 10 workers, 100 pods, one worker failure every 10 simulated minutes (back 5 minutes
 // later), for 1 simulated hour: the simulated-to-wall ratio, and the simulated-to-CPU ratio
 // (user + system time of this process), which shared, loaded machines distort less.
+import { benchDeployment } from './manifests.ts';
 import { createCluster, type Cluster } from '../runtime/index.ts';
 
 export const name = 'cluster';
@@ -12,18 +13,6 @@ const sampleHeap = (): void => {
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
 };
 
-const deployment = (name: string, replicas: number): string => `apiVersion: apps/v1
-kind: Deployment
-metadata: { name: ${name} }
-spec:
-  replicas: ${replicas}
-  selector: { matchLabels: { app: ${name} } }
-  template:
-    metadata: { labels: { app: ${name} } }
-    spec:
-      containers:
-      - { name: app, image: 'nginx:1.27', resources: { requests: { cpu: 10m, memory: 16Mi } } }
-`;
 
 const CACHED = [{ names: ['nginx:1.27'], sizeBytes: 72_000_000 }];
 
@@ -37,7 +26,7 @@ async function haHour(): Promise<Record<string, number>> {
   const t0 = performance.now();
   const cluster = createCluster({ seed: 1, topology: 'ha', workers: Array.from({ length: 10 }, () => ({ images: CACHED })) });
   const bootWallMs = performance.now() - t0;
-  await cluster.kubectl('apply -f -', { stdin: deployment('web', 100) });
+  await cluster.kubectl('apply -f -', { stdin: benchDeployment('web', 100) });
   const start = cluster.now();
   const t1 = performance.now();
   const cpu0 = process.cpuUsage();

@@ -1,6 +1,7 @@
 // Child process of cluster-scale.bench.ts: boots one cluster size and brings its pods to Running,
 // printing one JSON line per stage so the parent can stop it at its wall-clock budget and still
 // report how far it got. Usage: scale-worker.ts <nodes> <pods>
+import { benchDeployment } from './manifests.ts';
 import { createCluster, type Cluster } from '../runtime/index.ts';
 
 const MB = 1024 * 1024;
@@ -11,18 +12,6 @@ const REPORT_EVERY_WALL_MS = 10_000;
 const nodes = Number(process.argv[2]);
 const pods = Number(process.argv[3]);
 
-const deployment = (name: string, replicas: number): string => `apiVersion: apps/v1
-kind: Deployment
-metadata: { name: ${name} }
-spec:
-  replicas: ${replicas}
-  selector: { matchLabels: { app: ${name} } }
-  template:
-    metadata: { labels: { app: ${name} } }
-    spec:
-      containers:
-      - { name: app, image: 'nginx:1.27', resources: { requests: { cpu: 10m, memory: 16Mi } } }
-`;
 
 /** Containers of the benchmark's Deployments that run (add-on DaemonSet pods are not counted). */
 function runningAppContainers(cluster: Cluster): number {
@@ -48,7 +37,7 @@ report('booted', { bootSimMs });
 const start = cluster.now();
 let lastReport = performance.now();
 for (let i = 0; i < pods / PER_DEPLOYMENT; i++) {
-  await cluster.kubectl('apply -f -', { stdin: deployment(`app-${i}`, PER_DEPLOYMENT) });
+  await cluster.kubectl('apply -f -', { stdin: benchDeployment(`app-${i}`, PER_DEPLOYMENT) });
   // the cluster runs while kubectl waits: report how far the pods got, so a run stopped at its
   // budget during the applies still says how many ran
   if (performance.now() - lastReport > REPORT_EVERY_WALL_MS) {
