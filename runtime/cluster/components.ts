@@ -1,13 +1,13 @@
 // The components that make a cluster do something, started on the kernel beside the control plane:
 // on every visible machine a container runtime, a kubelet and kube-proxy (kubeadm runs them on
-// control-plane machines too); on every control-plane machine a kube-scheduler and a
-// kube-controller-manager, which elect one leader each through their Leases (kubeadm's static
-// pods), plus the node lifecycle controller (node-lifecycle.ts). Each is a named process with its real credentials and
+// control-plane machines too; kube-proxy runs while its DaemonSet pod's container does); on every
+// control-plane machine a kube-scheduler and a kube-controller-manager, which elect one leader each
+// through their Leases (kubeadm's static pods), plus the node lifecycle controller (node-lifecycle.ts). Each is a named process with its real credentials and
 // its own REST client endpoint, so faults.stopComponent / stopNode / partition reach it.
 import type { Kernel } from '../kernel/index.ts';
 import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
 import { ContainerRuntime } from '../cri/index.ts';
-import { ClusterNetwork, startKubeProxy } from '../network/index.ts';
+import { ClusterNetwork, kubeProxyProgram } from '../network/index.ts';
 import { startKubelet, type StaticPodSource } from '../kubelet/index.ts';
 import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
 import { ALL_CONTROLLERS, controllerManagerClientSuffixes, startControllerManager, type ControllerName } from '../controllers/index.ts';
@@ -73,9 +73,13 @@ function startNodeComponents(
   kernel: Kernel, m: MachinePlan, network: ClusterNetwork, runtimes: Map<string, ContainerRuntime>,
   clientOf: ClientFactory, components: Map<string, Component>, staticPods: StaticPodSource | undefined, podSubnet: string,
 ): void {
+  // kube-proxy runs in its DaemonSet pod's container (network/kube-proxy.ts): it follows the runtime
+  const proxy = `kube-proxy-${m.name}`;
+  const kubeProxy = kubeProxyProgram(kernel, { nodeName: m.name, clusterCIDR: podSubnet, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS), processName: proxy });
   const newRuntime = (preloaded: string[]): ContainerRuntime => {
     const cri = new ContainerRuntime(kernel, { nodeName: m.name, rng: kernel.forkRng(`cri-${m.name}-${runtimes.size}`), preloadedImages: preloaded });
     runtimes.set(m.name, cri);
+    kubeProxy.follow(cri);
     return cri;
   };
   newRuntime((m.spec.images ?? []).flatMap((i) => i.names.slice(0, 1)));
@@ -100,9 +104,13 @@ function startNodeComponents(
       newRuntime(old.listImages().flatMap((i) => i.names.slice(0, 1)));
     },
   }));
-  const proxy = `kube-proxy-${m.name}`;
-  startKubeProxy(kernel, { nodeName: m.name, clusterCIDR: podSubnet, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS), processName: proxy });
-  components.set(proxy, processComponent(kernel, proxy, m.name, 'kube-proxy'));
+  components.set(proxy, {
+    ...processComponent(kernel, proxy, m.name, 'kube-proxy'),
+    // stopping kube-proxy kills its container's process (the kubelet restarts it, with back-off);
+    // starting it can only start it in a running container: the kubelet starts containers
+    stop: () => kubeProxy.kill(),
+    start: () => kubeProxy.reconcile(),
+  });
 }
 
 function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {

@@ -116,3 +116,34 @@ describe('ContainerRuntime', () => {
     expect(start(b.cri, 'nginx')).toBe(idA);
   });
 });
+
+describe('container changes and kill -9', () => {
+  it('tells change listeners of every start, exit and removal', () => {
+    const { kernel, cri } = setup(['nginx:1.27']);
+    const seen: string[] = [];
+    cri.onContainersChanged(() => seen.push(cri.listContainers().map((c) => c.state).join(',')));
+    const id = start(cri, 'nginx:1.27');
+    cri.stopContainer(id, 30_000, () => undefined);
+    kernel.runFor(1000);
+    cri.removeContainer(id);
+    expect(seen).toEqual(['running', 'exited', '']);
+  });
+
+  it('killContainerProcess: exit 137, reason Error, and the exit event the kubelet restarts from', () => {
+    const { cri, exits } = setup(['nginx:1.27']);
+    const id = start(cri, 'nginx:1.27');
+    expect(cri.killContainerProcess(id)).toBe(true);
+    expect(cri.containerStatus(id)).toMatchObject({ state: 'exited', exitCode: 137, reason: 'Error' });
+    expect(exits.map((e) => e.id)).toEqual([id]);
+    expect(cri.killContainerProcess(id)).toBe(false); // already dead
+  });
+
+  it('removing a sandbox with a running container counts as a change', () => {
+    const { cri } = setup(['nginx:1.27']);
+    const id = start(cri, 'nginx:1.27');
+    let changes = 0;
+    cri.onContainersChanged(() => changes++);
+    cri.removePodSandbox(cri.containerStatus(id)!.sandboxId);
+    expect([changes, cri.listContainers()]).toEqual([1, []]);
+  });
+});

@@ -78,6 +78,7 @@ export class ContainerRuntime {
   private readonly containers = new Map<string, Container>();
   private readonly sandboxes = new Map<string, { id: string; podUid: string; ready: boolean }>();
   private readonly exitListeners: ((info: ContainerInfo) => void)[] = [];
+  private readonly changeListeners: (() => void)[] = [];
   /** kubelet serializes image pulls by default (serializeImagePulls: true): one at a time. */
   private pullQueueFreeAtMs = 0;
 
@@ -92,6 +93,14 @@ export class ContainerRuntime {
   /** Called with a container's final info each time one exits (containerd's TaskExit event). */
   onContainerExit(listener: (info: ContainerInfo) => void): void {
     this.exitListeners.push(listener);
+  }
+
+  /**
+   * Called after any container starts, exits or is removed: what a program that lives in a
+   * container (kube-proxy, kindnet) follows, since its process runs exactly while its container does.
+   */
+  onContainersChanged(listener: () => void): void {
+    this.changeListeners.push(listener);
   }
 
   // ---------------------------------------------------------------- ImageService
@@ -149,12 +158,15 @@ export class ContainerRuntime {
 
   removePodSandbox(sandboxId: string): void {
     this.sandboxes.delete(sandboxId);
+    let removed = false;
     for (const [id, c] of this.containers) {
       if (c.info.sandboxId === sandboxId) {
         c.timer?.cancel();
         this.containers.delete(id);
+        removed = true;
       }
     }
+    if (removed) this.changed();
   }
 
   /** CreateContainer: needs the image present (the kubelet pulls first). */
@@ -185,7 +197,21 @@ export class ContainerRuntime {
     const b = c.behaviour;
     if (b.kind === 'exit') c.timer = this.host.setTimer(b.afterMs, () => this.exit(c, b.exitCode, b.exitCode === 0 ? 'Completed' : 'Error'));
     if (b.kind === 'oom') c.timer = this.host.setTimer(b.afterMs, () => this.exit(c, OOM_EXIT_CODE, 'OOMKilled'));
+    this.changed();
     return { ok: true };
+  }
+
+  /**
+   * The container's main process dies of SIGKILL from outside the kubelet (kill -9 on the node, a
+   * crash): exit code 137, reason Error, and the exit event the kubelet's PLEG restarts it from.
+   * False when no such running container exists.
+   */
+  killContainerProcess(id: string): boolean {
+    const c = this.containers.get(id);
+    if (c?.info.state !== 'running') return false;
+    c.logLines.push('Killed');
+    this.exit(c, SIGKILL_EXIT_CODE, 'Error');
+    return true;
   }
 
   /**
@@ -221,8 +247,11 @@ export class ContainerRuntime {
 
   /** RemoveContainer: the kubelet keeps only the last exited instance of each container. */
   removeContainer(id: string): void {
-    this.containers.get(id)?.timer?.cancel();
+    const c = this.containers.get(id);
+    if (!c) return;
+    c.timer?.cancel();
     this.containers.delete(id);
+    this.changed();
   }
 
   /** What an httpGet probe on the container would see right now. */
@@ -247,6 +276,11 @@ export class ContainerRuntime {
     c.info.reason = reason;
     if (reason === 'OOMKilled') c.logLines.push('Killed');
     if (notify) for (const listener of this.exitListeners) listener({ ...c.info });
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   private newId(): string {

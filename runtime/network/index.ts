@@ -2,8 +2,9 @@
  * runtime/network: the node network. CNI-style pod IPs from each node's podCIDR (PodCidrIpam,
  * ClusterNetwork.attachNode), Service cluster IPs and node ports (ClusterIpAllocator,
  * NodePortAllocator: our API server does not allocate them, the cluster calls these), kube-proxy
- * in iptables mode (startKubeProxy: Services + EndpointSlices -> KUBE-SERVICES / KUBE-NODEPORTS /
- * KUBE-EXT-* / KUBE-SVC-* / KUBE-SVL-* / KUBE-SEP-* rules per node), and
+ * in iptables mode (kubeProxyProgram: a ContainerProgram that runs while the node's kube-proxy
+ * container does; startKubeProxy: a bare process; Services + EndpointSlices -> KUBE-SERVICES /
+ * KUBE-NODEPORTS / KUBE-EXT-* / KUBE-SVC-* / KUBE-SVL-* / KUBE-SEP-* rules per node), and
  * ClusterNetwork.sendRequest(fromNode, "ip:port") / sendExternalRequest("ip:port"): which pod
  * answered, through which node and rules.
  */
@@ -26,4 +27,5 @@ export {
   type IptablesRule,
   type ServicePortEndpoints,
 } from './iptables.ts';
-export { startKubeProxy, type KubeProxyOptions } from './kube-proxy.ts';
+export { KUBE_PROXY_IMAGE_REPO, kubeProxyProgram, startKubeProxy, type KubeProxyOptions } from './kube-proxy.ts';
+export { ContainerProgram, imageRepoOf, type ContainerProgramOptions, type ContainerRuntimeView } from './container-program.ts';

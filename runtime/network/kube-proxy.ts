@@ -3,9 +3,14 @@
 // this node's endpoints for externalTrafficPolicy Local) after changes, at most once per minSyncPeriod (1 s default,
 // cmd/kube-proxy options) and at least every syncPeriod (30 s), as pkg/proxy/iptables/proxier.go
 // does with its BoundedFrequencyRunner.
+// In a cluster it runs in the kube-proxy DaemonSet's container on each node (kubeProxyProgram): the
+// informers live and die with the container; the rules it programmed stay in the node's tables
+// when it dies (iptables outlives the process) but go stale, and a new container starts with a full
+// sync (proxier.go syncProxyRules runs once the informers have synced, whatever changed before).
 import type { EndpointSlice, Service } from '../api/index.ts';
 import { SharedInformer, restListerWatcher, type RestClient } from '../client/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
+import { ContainerProgram } from './container-program.ts';
 import type { ClusterNetwork } from './data-plane.ts';
 import { buildNatRules, servicePorts } from './iptables.ts';
 
@@ -28,7 +33,17 @@ export function startKubeProxy(kernel: Kernel, options: KubeProxyOptions): SimPr
   return process;
 }
 
+/** The image repository of kube-proxy containers (kubeadm's DaemonSet uses registry.k8s.io/kube-proxy:<version>). */
+export const KUBE_PROXY_IMAGE_REPO = 'registry.k8s.io/kube-proxy';
+
+/** kube-proxy as the program of the node's kube-proxy containers: call follow(runtime) with the node's container runtime. */
+export function kubeProxyProgram(kernel: Kernel, options: KubeProxyOptions): ContainerProgram {
+  const processName = options.processName ?? `kube-proxy-${options.nodeName}`;
+  return new ContainerProgram(kernel, { processName, imageRepo: KUBE_PROXY_IMAGE_REPO, main: (ctx) => runKubeProxy(ctx, options) });
+}
+
 function runKubeProxy(ctx: ProcessContext, o: KubeProxyOptions): void {
+  ctx.trace('kube-proxy.start', `${o.nodeName}: watching Services and EndpointSlices; full sync once they are listed`);
   const minSyncMs = o.minSyncPeriodMs ?? 1000;
   const services = new SharedInformer<Service>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'services' }));
   const slices = new SharedInformer<EndpointSlice>(ctx, restListerWatcher(o.restClient, { group: 'discovery.k8s.io', resource: 'endpointslices' }));
