@@ -97,3 +97,11 @@ export {
   validatePriorityClassUpdate,
 } from './validation/scheduling.ts';
 export { defaultPriorityClass } from './defaults/scheduling.ts';
+export {
+  applyJsonPatch,
+  createThreeWayMergePatch,
+  createTwoWayMergePatch,
+  patchStructForKind,
+  strategicMergePatch,
+} from './strategicpatch/index.ts';
+export type { DiffResult, JsonPatchOperation, JsonPatchResult, PatchResult } from './strategicpatch/index.ts';
