@@ -37,7 +37,10 @@ export interface RequestQuery {
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
 }
 
-export type PatchType = 'application/merge-patch+json' | 'application/strategic-merge-patch+json';
+export type PatchType =
+  | 'application/json-patch+json'
+  | 'application/merge-patch+json'
+  | 'application/strategic-merge-patch+json';
 
 export interface ApiRequest {
   verb: Verb;

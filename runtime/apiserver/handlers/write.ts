@@ -8,7 +8,7 @@ import {
 } from '../../api/index.ts';
 import { decodeBody, jsonClone } from '../encoding.ts';
 import { applyDefaults } from '../registry/defaults.ts';
-import { mergePatch } from '../registry/merge-patch.ts';
+import { applyPatch, PATCH_TYPES, unsupportedPatchType } from '../registry/strategic-merge-patch.ts';
 import { prepareForCreate, prepareForUpdate } from '../registry/strategy.ts';
 import { validateCreate, validateUpdate } from '../registry/validation.ts';
 import type { Current, UpdateDecision } from '../storage/etcd-store.ts';
@@ -100,14 +100,15 @@ export function handleUpdate(s: Scope): void {
 
 export function handlePatch(s: Scope): void {
   const patch = jsonClone(s.req.body);
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-    return s.fail(newBadRequest('error decoding patch: json: cannot unmarshal into Go value of type map[string]interface {}'));
-  }
-  const rv = (patch as { metadata?: { resourceVersion?: unknown } }).metadata?.resourceVersion;
+  const type = s.req.patchType;
+  if (type !== undefined && !PATCH_TYPES.includes(type)) return s.fail(unsupportedPatchType());
+  // a resourceVersion in a merge or strategic patch is a precondition, as the patched object carries it
+  const rv = Array.isArray(patch) ? undefined : (patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
   if (s.req.subresource === 'scale') {
     return updateWith(s, typeof rv === 'string' ? rv : undefined, (cur) => {
-      const scale = mergePatch(toScale(cur, s.resource), patch);
-      const replicas = replicasFromScale(scale);
+      const scale = applyPatch(type, toScale(cur, s.resource) as unknown as Record<string, unknown>, patch, 'Scale');
+      if (!scale.ok) return { error: scale.status };
+      const replicas = replicasFromScale(scale.object);
       if (typeof replicas === 'string') return { error: newBadRequest(replicas) };
       const next = jsonClone(cur)! as KubeObject & { spec?: { replicas?: number } };
       next.spec = { ...(next.spec ?? {}), replicas };
@@ -115,7 +116,9 @@ export function handlePatch(s: Scope): void {
     });
   }
   updateWith(s, typeof rv === 'string' ? rv : undefined, (cur) => {
-    const decoded = decodeBody(mergePatch(cur, patch), s.resource, s.req.query?.fieldValidation);
+    const patched = applyPatch(type, cur as unknown as Record<string, unknown>, patch, s.resource.kind);
+    if (!patched.ok) return { error: patched.status };
+    const decoded = decodeBody(patched.object, s.resource, s.req.query?.fieldValidation);
     if (!decoded.ok) return { error: decoded.status };
     if (decoded.object.metadata.name !== cur.metadata.name) return { error: newBadRequest(`the name of the object (${decoded.object.metadata.name ?? ''}) does not match the name on the URL (${cur.metadata.name ?? ''})`) };
     applyDefaults(decoded.object);

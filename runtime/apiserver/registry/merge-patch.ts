@@ -1,6 +1,5 @@
-// JSON merge patch (RFC 7386): objects merge key by key, null deletes, anything else replaces.
-// Strategic merge patch is applied the same way here (upstream merges lists of containers by name;
-// we replace lists whole, a documented difference).
+// JSON merge patch (RFC 7386): objects merge key by key, null deletes, anything else replaces
+// (lists included). Strategic merge patch, which merges tagged lists, is in strategic-merge-patch.ts.
 
 type Json = unknown;
 const isObj = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);

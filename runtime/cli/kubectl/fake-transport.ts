@@ -3,7 +3,14 @@
 // label and field selectors, and real Status errors (NotFound, AlreadyExists, Conflict, Forbidden).
 // It answers synchronously; kubectl never depends on that.
 import type { KubeObject, Status, StatusReason } from '../../api/index.ts';
-import { parseFieldSelector, parseSelector, rfc3339 } from '../../api/index.ts';
+import {
+  applyJsonPatch,
+  parseFieldSelector,
+  parseSelector,
+  patchStructForKind,
+  rfc3339,
+  strategicMergePatch,
+} from '../../api/index.ts';
 import type {
   KubeRequest,
   KubeResponse,
@@ -104,7 +111,7 @@ export class FakeTransport implements KubeTransport {
     const res = this.answer(req);
     if (
       res.ok &&
-      (req.verb === 'create' || req.verb === 'update') &&
+      (req.verb === 'create' || req.verb === 'update' || req.verb === 'patch') &&
       !req.subresource &&
       (res.body as KubeObject).metadata
     )
@@ -237,29 +244,13 @@ export class FakeTransport implements KubeTransport {
       }
       case 'update': {
         if (!existing) return notFound();
-        const body = req.body as KubeObject;
-        if (
-          body.metadata.resourceVersion &&
-          body.metadata.resourceVersion !== existing.metadata.resourceVersion
-        ) {
-          return {
-            ok: false,
-            status: statusError(
-              'Conflict',
-              409,
-              `Operation cannot be fulfilled on ${qualified(req)} "${req.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`,
-            ),
-          };
-        }
-        const stored = JSON.parse(JSON.stringify(body)) as KubeObject;
-        stored.metadata.resourceVersion = String(++this.revision);
-        const specChanged =
-          JSON.stringify((body as { spec?: unknown }).spec) !==
-          JSON.stringify((existing as { spec?: unknown }).spec);
-        if (specChanged && existing.metadata.generation !== undefined)
-          stored.metadata.generation = existing.metadata.generation + 1;
-        this.objects.set(key, stored);
-        return { ok: true, body: stored };
+        return this.replace(req, key, existing, req.body as KubeObject);
+      }
+      case 'patch': {
+        if (!existing) return notFound();
+        const patched = applyPatchBody(req.query?.patchType ?? 'strategic', existing, req.body);
+        if (!patched.ok) return { ok: false, status: patched.status };
+        return this.replace(req, key, existing, patched.object);
       }
       case 'delete':
         if (!existing) return notFound();
@@ -275,6 +266,32 @@ export class FakeTransport implements KubeTransport {
           ),
         };
     }
+  }
+
+  /** Stores body in place of existing: a stale resourceVersion is a Conflict, a spec change bumps generation. */
+  private replace(req: KubeRequest, key: string, existing: KubeObject, body: KubeObject): KubeResponse {
+    if (
+      body.metadata.resourceVersion &&
+      body.metadata.resourceVersion !== existing.metadata.resourceVersion
+    ) {
+      return {
+        ok: false,
+        status: statusError(
+          'Conflict',
+          409,
+          `Operation cannot be fulfilled on ${qualified(req)} "${req.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`,
+        ),
+      };
+    }
+    const stored = JSON.parse(JSON.stringify(body)) as KubeObject;
+    stored.metadata.resourceVersion = String(++this.revision);
+    const specChanged =
+      JSON.stringify((body as { spec?: unknown }).spec) !==
+      JSON.stringify((existing as { spec?: unknown }).spec);
+    if (specChanged && existing.metadata.generation !== undefined)
+      stored.metadata.generation = existing.metadata.generation + 1;
+    this.objects.set(key, stored);
+    return { ok: true, body: stored };
   }
 
   private list(req: KubeRequest): KubeResponse {
@@ -300,4 +317,40 @@ export class FakeTransport implements KubeTransport {
       });
     return { ok: true, body: { metadata: { resourceVersion: String(this.revision) }, items } };
   }
+}
+
+type Json = Record<string, unknown>;
+
+/** RFC 7386 JSON merge patch. */
+function jsonMergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const out: Json =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Json) } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = jsonMergePatch(out[k], v);
+  }
+  return out;
+}
+
+/** The three patch types, as the API server applies them (400 for a malformed patch). */
+function applyPatchBody(
+  type: 'merge' | 'strategic' | 'json',
+  existing: KubeObject,
+  body: unknown,
+): { ok: true; object: KubeObject } | { ok: false; status: Status } {
+  const current = existing as unknown as Json;
+  const bad = (message: string): { ok: false; status: Status } => ({
+    ok: false,
+    status: statusError('BadRequest', 400, message),
+  });
+  if (type === 'json') {
+    const r = applyJsonPatch(current, body);
+    return r.ok ? { ok: true, object: r.value as unknown as KubeObject } : bad(r.error);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return bad('error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}');
+  if (type === 'merge') return { ok: true, object: jsonMergePatch(current, body) as KubeObject };
+  const r = strategicMergePatch(current, body as Json, patchStructForKind(existing.kind ?? ''));
+  return r.ok ? { ok: true, object: r.value as unknown as KubeObject } : bad(r.error);
 }

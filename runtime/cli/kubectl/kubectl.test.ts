@@ -12,7 +12,7 @@ import type {
   Service,
 } from '../../api/index.ts';
 import { rfc3339 } from '../../api/index.ts';
-import { FakeTransport } from './fake-transport.ts';
+import { FakeTransport, statusError } from './fake-transport.ts';
 import { runKubectl } from './kubectl.ts';
 import type { KubectlResult } from './context.ts';
 
@@ -307,26 +307,57 @@ describe('kubectl apply / create / delete', () => {
     );
     expect(r.exitCode).toBe(1);
   });
-  it('apply reads and merges again when its write meets a Conflict (patcher.go retries), up to 5 times', () => {
+  it('apply reads and computes its patch again when the PATCH meets a Conflict (patcher.go maxPatchRetry), 5 times', () => {
     const t = cluster();
     kubectl(t, 'apply -f -', DEPLOYMENT);
-    // someone else writes the Deployment between each of apply's reads and its write
+    // the server answers Conflict to the first `conflicts` patches, as it would to a stale precondition
     const request = t.request.bind(t);
-    let racing = 0;
+    let conflicts = 0;
+    let gets = 0;
     t.request = (req, done) => {
-      if (req.verb === 'update' && req.resource.resource === 'deployments' && racing > 0) {
-        racing--;
-        const live = t.objects.get('apps/deployments/default/web')!;
-        t.modify('apps', 'deployments', live);
+      if (req.verb === 'get' && req.resource.resource === 'deployments') gets++;
+      if (req.verb === 'patch' && req.resource.resource === 'deployments' && conflicts > 0) {
+        conflicts--;
+        return done({
+          ok: false,
+          status: statusError('Conflict', 409, 'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again'),
+        });
       }
       request(req, done);
     };
     const changed = DEPLOYMENT.replace('replicas: 2', 'replicas: 3');
-    racing = 4;
+    conflicts = 5;
     expect(kubectl(t, 'apply -f -', changed).stdout).toContain('deployment.apps/web configured\n');
-    racing = 5;
+    expect(gets).toBe(6);
+    conflicts = 6;
     const again = kubectl(t, 'apply -f -', changed.replace('replicas: 3', 'replicas: 4'));
     expect(again.stderr).toContain('Error from server (Conflict): Operation cannot be fulfilled on deployments.apps "web"');
+  });
+  it('apply sends one strategic merge patch holding the change and the new annotation', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    const live = t.objects.get('apps/deployments/default/web') as Deployment;
+    // a field the server set (not in the file) and a label someone else added both survive
+    live.spec.template.spec.containers[0]!.imagePullPolicy = 'IfNotPresent';
+    live.metadata.labels = { owner: 'ops' };
+    t.requests.length = 0;
+    const changed = DEPLOYMENT.replace('image: nginx:1.27', 'image: nginx:1.28');
+    expect(kubectl(t, 'apply -f -', changed).stdout).toBe('deployment.apps/web configured\nservice/web unchanged\n');
+    const patch = t.requests.find((r) => r.verb === 'patch')!;
+    expect(patch.query?.patchType).toBe('strategic');
+    const body = patch.body as { metadata: { annotations: Record<string, string> }; spec: unknown };
+    expect(Object.keys(body.metadata.annotations)).toEqual(['kubectl.kubernetes.io/last-applied-configuration']);
+    expect(body.spec).toEqual({
+      template: {
+        spec: {
+          '$setElementOrder/containers': [{ name: 'nginx' }],
+          containers: [{ name: 'nginx', image: 'nginx:1.28' }],
+        },
+      },
+    });
+    const after = t.objects.get('apps/deployments/default/web') as Deployment;
+    expect(after.metadata.labels).toEqual({ owner: 'ops' });
+    expect(after.spec.template.spec.containers[0]).toEqual({ name: 'nginx', image: 'nginx:1.28', imagePullPolicy: 'IfNotPresent' });
   });
 
   it('names the file in the error when the manifest came from one (cmdutil.AddSourceToErr)', () => {

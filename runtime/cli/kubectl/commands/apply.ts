@@ -1,11 +1,11 @@
 // kubectl apply (client-side) and kubectl create -f.
 // apply mirrors staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go and patcher.go: GET the live
-// object; if absent, create it with the last-applied-configuration annotation; otherwise merge
-// the new configuration into the live object (maps merged, lists of named items merged by name,
-// fields dropped since the last apply deleted) and PUT it, printing "configured", or print
-// "unchanged" when the merge changes nothing.
+// object; if absent, create it with the last-applied-configuration annotation; otherwise compute
+// the three-way strategic merge patch (last applied, new configuration, live object; the new
+// annotation travels inside it) and PATCH it, printing "configured", or print "unchanged" without
+// a request when the patch is {}.
 import type { KubeObject, ResourceInfo, Status } from '../../../api/index.ts';
-import { resourceForKind } from '../../../api/index.ts';
+import { createThreeWayMergePatch, patchStructForKind, resourceForKind } from '../../../api/index.ts';
 import { flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
@@ -180,10 +180,10 @@ function missingAnnotationWarning(objectName: string): string {
   );
 }
 
-/** patcher.go maxPatchRetry: a write that meets a Conflict is read and merged again this many times. */
-const MAX_APPLY_RETRIES = 5;
+/** patcher.go maxPatchRetry: a patch that meets a Conflict is computed again from a fresh read this many times. */
+const MAX_PATCH_RETRIES = 5;
 
-function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, source: string, done: () => void, attempt = 1): void {
+function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, source: string, done: () => void, retry = 0): void {
   const namespace = ctx.namespaceFor(info, config);
   const name = config.metadata.name ?? '';
   const annotation = lastAppliedText(config);
@@ -197,84 +197,67 @@ function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, source: stri
       done();
       return;
     }
+    // apply.go: a client dry run neither diffs nor patches an existing object
+    if (isDryRun(ctx)) {
+      report(ctx, config, info, 'configured');
+      done();
+      return;
+    }
     const live = res.body as KubeObject;
     const previousText = live.metadata.annotations?.[LAST_APPLIED];
-    if (previousText === undefined)
+    if (previousText === undefined && retry === 0)
       ctx.stderr += missingAnnotationWarning(`${info.resource}/${name}`);
-    const previous = previousText ? (JSON.parse(previousText) as Json) : {};
-    const merged = threeWayMerge(
-      live as unknown as Json,
-      config as unknown as Json,
-      previous,
-    ) as unknown as KubeObject;
-    const next = withLastApplied(merged, annotation);
-    if (deepEqual(next, live)) {
+    const patch = applyPatch(previousText, withLastApplied(config, annotation), live, info);
+    if (!patch.ok) {
+      // cmdutil.AddSourceToErr("creating patch with: original/modified/current ... for:", source, err), without the three documents
+      ctx.error(`error when creating patch for: "${source}": ${patch.error}`);
+      done();
+      return;
+    }
+    if (Object.keys(patch.patch).length === 0) {
       report(ctx, live, info, 'unchanged');
       done();
       return;
     }
-    if (isDryRun(ctx)) {
-      report(ctx, next, info, 'configured');
-      done();
-      return;
-    }
-    ctx.request({ verb: 'update', resource: gvr(info), namespace, name, body: next }, (upd) => {
-      // the object changed between our read and our write (a controller or the kubelet wrote it):
-      // read it again and merge again, as patcher.go does on a Conflict
-      if (!upd.ok && upd.status.reason === 'Conflict' && attempt < MAX_APPLY_RETRIES) {
-        applyOne(ctx, config, info, source, done, attempt + 1);
-        return;
-      }
-      if (upd.ok) report(ctx, upd.body as KubeObject, info, 'configured');
-      else ctx.statusError(upd.status);
-      done();
-    });
+    ctx.request(
+      { verb: 'patch', resource: gvr(info), namespace, name, body: patch.patch, query: { patchType: 'strategic' } },
+      (patched) => {
+        // patcher.go: on a Conflict, read the object again and compute the patch again
+        if (!patched.ok && patched.status.reason === 'Conflict' && retry < MAX_PATCH_RETRIES) {
+          applyOne(ctx, config, info, source, done, retry + 1);
+          return;
+        }
+        if (patched.ok) report(ctx, patched.body as KubeObject, info, 'configured');
+        else ctx.statusError(patched.status);
+        done();
+      },
+    );
   });
 }
 
-const isMap = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Merge keys of the lists strategic merge patch merges item by item (patchMergeKey in the API types). */
-const MERGE_KEYS = ['name', 'containerPort', 'port', 'type', 'ip', 'key'];
-
 /**
- * A simplified strategic three-way merge: fields of the new configuration win, maps merge
- * recursively, lists of objects merge by their merge key, and fields present in the previous
- * configuration but absent from the new one are removed. Fields only the server set survive.
+ * patcher.go buildMergePatch for a built-in kind: CreateThreeWayMergePatch(original = the
+ * last-applied annotation, modified = the new configuration with its new annotation, current =
+ * the live object), with the struct tags of the object's kind.
  */
-export function threeWayMerge(live: Json, config: Json, previous: Json): Json {
-  const out: Json = { ...live };
-  for (const [key, value] of Object.entries(config))
-    out[key] = mergeValue(live[key], value, previous[key]);
-  for (const key of Object.keys(previous)) if (!(key in config)) delete out[key];
-  return out;
-}
-
-function mergeValue(live: unknown, config: unknown, previous: unknown): unknown {
-  if (isMap(config) && isMap(live))
-    return threeWayMerge(live, config, isMap(previous) ? previous : {});
-  if (Array.isArray(config) && Array.isArray(live)) {
-    const key = mergeKeyOf(config);
-    if (key) {
-      return config.map((item) => {
-        const liveItem = live.find((l) => isMap(l) && l[key] === (item as Json)[key]);
-        const prevItem = Array.isArray(previous)
-          ? previous.find((p) => isMap(p) && p[key] === (item as Json)[key])
-          : undefined;
-        return isMap(liveItem)
-          ? threeWayMerge(liveItem, item as Json, isMap(prevItem) ? prevItem : {})
-          : item;
-      });
+function applyPatch(
+  previousText: string | undefined,
+  modified: KubeObject,
+  live: KubeObject,
+  info: ResourceInfo,
+): { ok: true; patch: Json } | { ok: false; error: string } {
+  let original: Json = {};
+  if (previousText) {
+    try {
+      original = JSON.parse(previousText) as Json;
+    } catch {
+      return { ok: false, error: `couldn't parse the ${LAST_APPLIED} annotation` };
     }
   }
-  return config;
-}
-
-function mergeKeyOf(list: unknown[]): string | undefined {
-  if (list.length === 0 || !list.every(isMap)) return undefined;
-  return MERGE_KEYS.find((k) => list.every((item) => (item as Json)[k] !== undefined));
-}
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  return compactJSON(a) === compactJSON(b);
+  return createThreeWayMergePatch(
+    original,
+    modified as unknown as Json,
+    live as unknown as Json,
+    patchStructForKind(info.kind),
+  );
 }
