@@ -4,10 +4,9 @@
 // ConfigMap, ServiceAccount and the kubeadm:node-proxier binding) and kind's
 // pkg/build/nodeimage/const_cni.go (the kindnet manifest).
 //
-// These pods are the VISIBLE FACE of the kube-proxy processes and the CNI that runtime/network
-// already simulates on every machine (components.ts starts them outside any pod, so Services and
-// pod IPs work even when the addon pods are gone). The pods do not drive that simulation: deleting
-// one shows the DaemonSet controller recreating it, but does not stop Service routing.
+// These pods drive the node network (components.ts): kube-proxy's process runs while its pod's
+// container does (a node without it keeps stale rules), and kindnet's container writes the node's
+// CNI config, without which the node is NotReady and runs no pod that needs the pod network.
 import type { ClusterRole, ClusterRoleBinding, DaemonSet, KubeObject } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
 

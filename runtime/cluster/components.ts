@@ -7,7 +7,7 @@
 import type { Kernel } from '../kernel/index.ts';
 import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
 import { ContainerRuntime } from '../cri/index.ts';
-import { ClusterNetwork, kubeProxyProgram } from '../network/index.ts';
+import { CniConfigDirs, ClusterNetwork, KINDNET_CONFIG_FILE, kindnetConfList, kindnetProgram, kubeProxyProgram } from '../network/index.ts';
 import { startKubelet, type StaticPodSource } from '../kubelet/index.ts';
 import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
 import { ALL_CONTROLLERS, controllerManagerClientSuffixes, startControllerManager, type ControllerName } from '../controllers/index.ts';
@@ -18,6 +18,8 @@ import type { ClusterPlan, MachinePlan } from './options.ts';
 
 export interface ClusterComponents {
   network: ClusterNetwork;
+  /** Each machine's /etc/cni/net.d, which kindnet fills (network/kindnet.ts). */
+  cniConfigs: CniConfigDirs;
   /** The container runtime of each visible machine (replaced when the machine reboots). */
   runtimes: Map<string, ContainerRuntime>;
 }
@@ -40,9 +42,16 @@ export function startComponents(
   const network = new ClusterNetwork(kernel.forkRng('network'));
   const runtimes = new Map<string, ContainerRuntime>();
   const clientOf = processClient(kernel, plan);
-  for (const m of plan.machines.filter((x) => x.visible)) startNodeComponents(kernel, m, network, runtimes, clientOf, components, staticPodsOf?.(m), plan.podSubnet);
+  const cniConfigs = new CniConfigDirs();
+  // without a controller manager and a scheduler no kindnet pod can run: the machines come with
+  // kindnet's config already written, so their pods still get a network
+  const cniFromAddon = plan.components.controllerManager && plan.components.scheduler;
+  for (const m of plan.machines.filter((x) => x.visible)) {
+    if (!cniFromAddon) cniConfigs.write(m.name, KINDNET_CONFIG_FILE, kindnetConfList(podCIDR(m)));
+    startNodeComponents(kernel, m, { network, cniConfigs, runtimes }, clientOf, components, staticPodsOf?.(m), plan.podSubnet);
+  }
   for (const m of plan.machines.filter((x) => x.role === 'control-plane')) startControlPlaneComponents(kernel, plan, m, clientOf, components);
-  return { network, runtimes };
+  return { network, cniConfigs, runtimes };
 }
 
 export type ClientFactory = (process: string, credentials: RestCredentials, suffix?: string) => RestClient;
@@ -70,16 +79,22 @@ export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory 
 }
 
 function startNodeComponents(
-  kernel: Kernel, m: MachinePlan, network: ClusterNetwork, runtimes: Map<string, ContainerRuntime>,
+  kernel: Kernel, m: MachinePlan, { network, cniConfigs, runtimes }: ClusterComponents,
   clientOf: ClientFactory, components: Map<string, Component>, staticPods: StaticPodSource | undefined, podSubnet: string,
 ): void {
   // kube-proxy runs in its DaemonSet pod's container (network/kube-proxy.ts): it follows the runtime
   const proxy = `kube-proxy-${m.name}`;
   const kubeProxy = kubeProxyProgram(kernel, { nodeName: m.name, clusterCIDR: podSubnet, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS), processName: proxy });
+  // kindnet writes the node's CNI config when its container starts; until then the runtime's network is not ready
+  const kindnet = kindnetProgram(kernel, { nodeName: m.name, podCIDR: podCIDR(m), configs: cniConfigs });
   const newRuntime = (preloaded: string[]): ContainerRuntime => {
-    const cri = new ContainerRuntime(kernel, { nodeName: m.name, rng: kernel.forkRng(`cri-${m.name}-${runtimes.size}`), preloadedImages: preloaded });
+    const cri = new ContainerRuntime(kernel, {
+      nodeName: m.name, rng: kernel.forkRng(`cri-${m.name}-${runtimes.size}`), preloadedImages: preloaded,
+      networkConfigured: () => cniConfigs.configured(m.name),
+    });
     runtimes.set(m.name, cri);
     kubeProxy.follow(cri);
+    kindnet.follow(cri);
     return cri;
   };
   newRuntime((m.spec.images ?? []).flatMap((i) => i.names.slice(0, 1)));

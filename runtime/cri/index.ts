@@ -14,6 +14,7 @@ export {
   type CriHost,
   type ProbeResult,
   type PullResult,
+  type RuntimeCondition,
 } from './runtime.ts';
 export {
   SCRIPTED_REGISTRY,

@@ -20,6 +20,16 @@ export interface ContainerRuntimeOptions {
   preloadedImages?: string[];
   /** Random stream for container and sandbox ids. */
   rng: { nextU32(): number };
+  /** Whether the node's CNI config directory holds a network config (default: always). */
+  networkConfigured?: () => boolean;
+}
+
+/** A CRI RuntimeCondition (api.proto StatusResponse.status.conditions). */
+export interface RuntimeCondition {
+  type: 'RuntimeReady' | 'NetworkReady';
+  status: boolean;
+  reason: string;
+  message: string;
 }
 
 export type ContainerStateName = 'created' | 'running' | 'exited';
@@ -101,6 +111,20 @@ export class ContainerRuntime {
    */
   onContainersChanged(listener: () => void): void {
     this.changeListeners.push(listener);
+  }
+
+  /**
+   * Status: RuntimeReady, and NetworkReady, which containerd's CRI plugin reports false until a
+   * CNI network config exists (its message: "Network plugin returns error: cni plugin not initialized").
+   */
+  status(): RuntimeCondition[] {
+    const network = this.options.networkConfigured?.() ?? true;
+    return [
+      { type: 'RuntimeReady', status: true, reason: '', message: '' },
+      network
+        ? { type: 'NetworkReady', status: true, reason: '', message: '' }
+        : { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: 'Network plugin returns error: cni plugin not initialized' },
+    ];
   }
 
   // ---------------------------------------------------------------- ImageService

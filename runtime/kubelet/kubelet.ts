@@ -13,6 +13,7 @@ import type { NodeCni } from '../network/index.ts';
 import { MirrorPods } from './mirror-pods.ts';
 import { startNodeAgent } from './node-agent.ts';
 import { PodWorkers } from './pod-workers.ts';
+import { runtimeNetworkError } from './runtime-state.ts';
 import { isMirrorPod, type StaticPodSource } from './static-pods.ts';
 
 export interface KubeletOptions {
@@ -37,9 +38,10 @@ export function startKubelet(kernel: Kernel, options: KubeletOptions): SimProces
 
 function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   const recorder: EventRecorder = createEventRecorder({ clock: ctx, client: o.restClient, component: 'kubelet', host: o.nodeName });
-  startNodeAgent(ctx, { nodeName: o.nodeName, client: o.restClient, ...(o.initialNode ? { initialNode: o.initialNode } : {}), images: () => o.cri.listImages() });
+  const networkError = (): string | undefined => runtimeNetworkError(o.cri);
+  startNodeAgent(ctx, { nodeName: o.nodeName, client: o.restClient, ...(o.initialNode ? { initialNode: o.initialNode } : {}), images: () => o.cri.listImages(), networkError });
   const pods = new SharedInformer<Pod>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'pods', fieldSelector: `spec.nodeName=${o.nodeName}` }));
-  const workers = new PodWorkers(ctx, { client: o.restClient, cri: o.cri, cni: o.cni, nodeIP: o.nodeIP, recorder, lister: pods.lister,
+  const workers = new PodWorkers(ctx, { client: o.restClient, cri: o.cri, cni: o.cni, nodeIP: o.nodeIP, recorder, lister: pods.lister, networkError,
     ...(o.initialNode?.status?.allocatable ? { allocatable: o.initialNode.status.allocatable } : {}) });
   const mirrors = o.staticPods && new MirrorPods(ctx, {
     client: o.restClient, lister: pods.lister, synced: () => pods.hasSynced, source: o.staticPods, nodeName: o.nodeName, nodeIP: o.nodeIP,

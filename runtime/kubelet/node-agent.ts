@@ -7,6 +7,7 @@
 import { rfc3339, rfc3339Micro, type Lease, type Node } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
+import { FAST_STATUS_UPDATE_MS } from './runtime-state.ts';
 
 export const LEASE_DURATION_SECONDS = 40;
 export const LEASE_RENEW_INTERVAL_MS = 10_000;
@@ -40,9 +41,12 @@ export const HEALTHY_NODE_CONDITIONS: readonly (readonly [string, string, string
 export function kubeletConditions(
   current: readonly NodeCondition[],
   now: string,
+  /** The runtime's error (runtime-state.ts): Ready is False with it as the message (setNodeReadyCondition). */
+  notReady?: string,
 ): { conditions: NodeCondition[]; changed: boolean } {
   let changed = false;
-  const conditions = HEALTHY_NODE_CONDITIONS.map(([type, status, reason, message]) => {
+  const wanted = HEALTHY_NODE_CONDITIONS.map((c) => (notReady !== undefined && c[0] === 'Ready' ? ['Ready', 'False', 'KubeletNotReady', notReady] as const : c));
+  const conditions = wanted.map(([type, status, reason, message]) => {
     const old = current.find((c) => c.type === type);
     const same = old?.status === status && old.reason === reason && old.message === message;
     if (!same) changed = true;
@@ -67,6 +71,8 @@ export interface NodeAgentOptions {
   initialNode?: Node;
   /** node.status.images right now. */
   images(): { names: string[]; sizeBytes: number }[];
+  /** The container runtime's network error right now (runtime-state.ts), undefined when its network is ready. */
+  networkError?: () => string | undefined;
 }
 
 export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
@@ -77,8 +83,9 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
       if (!ctx.isLive()) return;
       if (res.code === 200) return updateStatus(true);
       if (res.code !== 404 || !o.initialNode) return void ctx.setTimer(7000, register);
+      const conditions = kubeletConditions(o.initialNode.status?.conditions ?? [], rfc3339(ctx.now()), o.networkError?.()).conditions;
       o.client.request(
-        { verb: 'create', group: '', resource: 'nodes', body: o.initialNode },
+        { verb: 'create', group: '', resource: 'nodes', body: { ...o.initialNode, status: { ...o.initialNode.status, conditions } } },
         (created) => {
           if (!ctx.isLive()) return;
           if (created.code !== 201 && created.code !== 409)
@@ -91,7 +98,7 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
   };
   // tryUpdateNodeStatus: read the Node every 10 s (upstream reads it from the API server's cache),
   // compute the status, and patch only when it changed or the 5-minute report is due.
-  const updateStatus = (force: boolean): void => {
+  const updateStatus = (force: boolean, conditionsOnly = false): void => {
     const nowMs = ctx.now();
     const images = o.images();
     const fingerprint = JSON.stringify(images);
@@ -107,10 +114,10 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
         if (!ctx.isLive() || res.code !== 200) return;
         const node = res.body as Node;
         const now = rfc3339(nowMs);
-        const { conditions, changed } = kubeletConditions(node.status?.conditions ?? [], now);
+        const { conditions, changed } = kubeletConditions(node.status?.conditions ?? [], now, o.networkError?.());
         const due = nowMs - lastReportedMs >= NODE_STATUS_REPORT_FREQUENCY_MS;
         if (!force && !changed && fingerprint === lastReported && !due) return;
-        const patch = { status: { conditions, images } };
+        const patch = { status: conditionsOnly ? { conditions } : { conditions, images } };
         o.client.request(
           {
             verb: 'patch',
@@ -123,6 +130,7 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
           },
           (p) => {
             if (!ctx.isLive() || p.code !== 200) return;
+            if (conditionsOnly) return;
             lastReported = fingerprint;
             lastReportedMs = nowMs;
           },
@@ -132,6 +140,15 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
   };
   register();
   ctx.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => updateStatus(false));
+  // fastStatusUpdateOnce: a node whose runtime network is not ready reports Ready as soon as it is
+  // (only the conditions: the images follow on the regular update, as they did before)
+  if (o.networkError?.() !== undefined) {
+    const fast = ctx.every(FAST_STATUS_UPDATE_MS, () => {
+      if (o.networkError?.() !== undefined) return;
+      fast.cancel();
+      updateStatus(true, true);
+    });
+  }
   startLeaseRenewal(ctx, o.client, o.nodeName);
 }
 

@@ -11,6 +11,7 @@ import { admitPod } from './admission.ts';
 import { adoptFromRuntime, restartCountsAfterReboot } from './adopt.ts';
 import { formatPod, goDuration } from './format.ts';
 import { ProbeManager } from './probes.ts';
+import { NETWORK_NOT_READY_ERROR_MSG, NETWORK_NOT_READY_RETRY_MS } from './runtime-state.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
 import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
 
@@ -23,6 +24,8 @@ export interface PodWorkersDeps {
   lister: Lister<Pod>;
   /** node.status.allocatable, for admission (nothing is checked when absent). */
   allocatable?: Record<string, string>;
+  /** The container runtime's network error (runtime-state.ts); undefined when the pod network is ready. */
+  networkError?: () => string | undefined;
 }
 
 /**
@@ -135,6 +138,7 @@ export class PodWorkers {
         this.event(pod, undefined, 'Warning', verdict.reason, verdict.message);
         return this.writeStatus(w);
       }
+      if (this.waitForNetwork(w)) return;
       w.sandboxId = this.d.cri.runPodSandbox(w.uid);
       for (const [name, count] of restartCountsAfterReboot(pod)) this.record(w, name).restartCount = count;
       // a hostNetwork pod shares the node's network namespace: no CNI ADD, its IP is the node's
@@ -160,6 +164,19 @@ export class PodWorkers {
       return this.startContainer(w, c, rec);
     }
     this.writeStatus(w);
+  }
+
+  /**
+   * kubelet.go SyncPod: with the runtime network not ready only hostNetwork pods start; the others
+   * get a NetworkNotReady event, stay Pending, and are tried again every second.
+   */
+  private waitForNetwork(w: Worker): boolean {
+    const error = w.pod.spec.hostNetwork ? undefined : this.d.networkError?.();
+    if (error === undefined) return false;
+    this.event(w.pod, undefined, 'Warning', 'NetworkNotReady', `${NETWORK_NOT_READY_ERROR_MSG}: ${error}`);
+    this.retryAt(w, this.ctx.now() + NETWORK_NOT_READY_RETRY_MS);
+    this.writeStatus(w);
+    return true;
   }
 
   /** doBackOff: CrashLoopBackOff while inside the window, else arm the next window and restart. */

@@ -29,3 +29,4 @@ export {
 } from './iptables.ts';
 export { KUBE_PROXY_IMAGE_REPO, kubeProxyProgram, startKubeProxy, type KubeProxyOptions } from './kube-proxy.ts';
 export { ContainerProgram, imageRepoOf, type ContainerProgramOptions, type ContainerRuntimeView } from './container-program.ts';
+export { CNI_CONFIG_DIR, CniConfigDirs, KINDNET_CONFIG_FILE, KINDNET_IMAGE_REPO, kindnetConfList, kindnetProgram, type KindnetOptions } from './kindnet.ts';
