@@ -102,6 +102,41 @@ describe('LeaderElector', () => {
     expect(log).toEqual(['2 cp-1_aaaa started', '3000 cp-1_aaaa stopped']);
   });
 
+  it('a leader with a valid lease renews with one update and no GET (the optimistic fast path)', () => {
+    const kernel = createKernel({ seed: 7 });
+    const api = fakeApi(kernel);
+    const a = candidate(kernel, api, 'cp-1_aaaa', []);
+    a.start();
+    kernel.runFor(1_000);
+    const before = api.requests.length;
+    kernel.runFor(20_000);
+    const renewals = api.requests.slice(before);
+    expect(renewals.length).toBeGreaterThanOrEqual(9);
+    expect(renewals.every((r) => r.verb === 'update')).toBe(true);
+    expect(lease(api).spec).toMatchObject({ holderIdentity: 'cp-1_aaaa', leaseTransitions: 0 });
+  });
+
+  it('a failed optimistic update logs it and falls back to GET then update', () => {
+    const kernel = createKernel({ seed: 8 });
+    const api = fakeApi(kernel);
+    const logs: string[] = [];
+    const a = new LeaderElector({
+      clock: kernel, rng: kernel.rng.fork('a'), client: api.client, identity: 'cp-1_aaaa',
+      lock: { namespace: 'kube-system', name: 'kube-controller-manager' },
+      callbacks: { onStartedLeading: () => undefined, onStoppedLeading: () => undefined }, onLog: (m) => logs.push(m),
+    });
+    a.start();
+    kernel.runFor(1_000);
+    // someone else writes the Lease (same holder): the leader's observed resourceVersion is stale
+    const current = lease(api);
+    api.objects.set('leases/kube-system/kube-controller-manager', { ...current, metadata: { ...current.metadata, resourceVersion: '999' } });
+    const before = api.requests.length;
+    kernel.runFor(2_500);
+    expect(api.requests.slice(before).map((r) => r.verb)).toEqual(['update', 'get', 'update']);
+    expect(logs).toContain('Failed to update lock optimistically: Conflict, falling back to slow path');
+    expect(a.isLeader()).toBe(true);
+  });
+
   it.each([
     [{ leaseDurationMs: 10_000, renewDeadlineMs: 10_000 }, /leaseDuration must be greater than renewDeadline/],
     [{ renewDeadlineMs: 2_000, retryPeriodMs: 2_000 }, /renewDeadline must be greater than retryPeriod\*JitterFactor/],

@@ -7,7 +7,10 @@
 //   optimistic-concurrency update (a 409 means another candidate won);
 // - renew: every retryPeriod the leader updates renewTime; if no renewal succeeds within
 //   renewDeadline it stops leading (onStoppedLeading), so it stops before leaseDuration runs out
-//   and another candidate may take over.
+//   and another candidate may take over. A leader whose lease is still valid renews with one
+//   optimistic update of the record it last observed, without a GET first (the "fast path" of
+//   tryAcquireOrRenew); a failed fast path logs "Failed to update lock optimistically" and falls
+//   back to GET then update.
 // Callbacks run inside kernel events, never concurrently.
 import type { Lease } from '../../api/index.ts';
 import { SIMULATION_EPOCH_MS, rfc3339Micro } from '../../api/index.ts';
@@ -162,6 +165,34 @@ export class LeaderElector {
     const nowMs = this.c.clock.now();
     const now = rfc3339Micro(nowMs, this.c.epochMs ?? SIMULATION_EPOCH_MS);
     const base = { group: 'coordination.k8s.io', resource: 'leases', namespace: this.c.lock.namespace };
+    // 1. the fast path: a leader whose lease is still valid by its own clock updates optimistically
+    // from the record it last observed (no GET); only if that fails does it fall back to the slow path
+    const observed = this.observed;
+    if (this.phase === 'leading' && observed && this.leaseValid(nowMs)) {
+      const spec = { ...observed.spec, holderIdentity: this.c.identity, leaseDurationSeconds: Math.round(this.leaseDurationMs / 1000), renewTime: now };
+      const body: Lease = { ...observed, spec };
+      this.c.client.request({ verb: 'update', ...base, name: this.c.lock.name, body }, (upd) => {
+        if (gen !== this.generation) return;
+        if (upd.code === 200) {
+          this.observe(upd.body as Lease);
+          return done(true);
+        }
+        this.c.onLog?.(`Failed to update lock optimistically: ${statusMessage(upd)}, falling back to slow path`);
+        this.slowPath(gen, now, base, done);
+      });
+      return;
+    }
+    this.slowPath(gen, now, base, done);
+  }
+
+  /** isLeaseValid: the observed record was seen changing less than its leaseDurationSeconds ago. */
+  private leaseValid(nowMs: number): boolean {
+    const seconds = this.observed?.spec?.leaseDurationSeconds ?? Math.round(this.leaseDurationMs / 1000);
+    return this.observedTimeMs + seconds * 1000 > nowMs;
+  }
+
+  /** 2. obtain (or create) the record, 3. check holder and time, 4. take it or renew it. */
+  private slowPath(gen: number, now: string, base: { group: string; resource: string; namespace: string }, done: (ok: boolean) => void): void {
     this.c.client.request({ verb: 'get', ...base, name: this.c.lock.name }, (res) => {
       if (gen !== this.generation) return;
       if (res.code === 404) return this.create(base, now, gen, done);
