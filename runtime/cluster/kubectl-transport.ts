@@ -5,7 +5,10 @@ import type { Status } from '../api/index.ts';
 import type { RestClient, RestPatchType, RestRequest, RestResponse } from '../client/index.ts';
 import type { KubeRequest, KubeResponse, KubeTransport, RawRequest, WatchEvent as KubeWatchEvent } from '../cli/index.ts';
 
+// --type json is sent as application/json-patch+json, which the API server accepts; RestPatchType
+// (runtime/client/rest/wire.ts) does not list it yet, hence the widening cast
 const PATCH_TYPES: Record<string, RestPatchType> = {
+  json: 'application/json-patch+json' as string as RestPatchType,
   merge: 'application/merge-patch+json',
   strategic: 'application/strategic-merge-patch+json',
 };
@@ -53,7 +56,7 @@ function toRestRequest(req: KubeRequest): RestRequest | { unsupported: Status } 
   if (req.verb === 'patch') {
     const type = PATCH_TYPES[q.patchType ?? 'strategic'];
     if (!type) {
-      return { unsupported: status(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json`) };
+      return { unsupported: status(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`) };
     }
     out.patchType = type;
   }

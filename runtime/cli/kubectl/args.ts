@@ -137,6 +137,16 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('pod-selector', 'string'),
   ],
   taint: [SELECTOR, ALL, OVERWRITE, OUTPUT, DRY_RUN],
+  patch: [
+    FILENAME,
+    RECURSIVE,
+    OUTPUT,
+    DRY_RUN,
+    f('patch', 'string', 'p'),
+    f('patch-file', 'string'),
+    f('type', 'string'),
+    f('subresource', 'string'),
+  ],
   label: [
     SELECTOR,
     ALL,

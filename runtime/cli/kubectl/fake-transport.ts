@@ -283,6 +283,10 @@ export class FakeTransport implements KubeTransport {
         ),
       };
     }
+    // like the API server, a write that changes nothing is not stored again (same resourceVersion)
+    const withoutRv = (o: KubeObject): string =>
+      JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+    if (withoutRv(body) === withoutRv(existing)) return { ok: true, body: existing };
     const stored = JSON.parse(JSON.stringify(body)) as KubeObject;
     stored.metadata.resourceVersion = String(++this.revision);
     const specChanged =

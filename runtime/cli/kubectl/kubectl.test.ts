@@ -452,6 +452,66 @@ describe('kubectl edits', () => {
   });
 });
 
+describe('kubectl patch', () => {
+  const images = (t: FakeTransport): string[] =>
+    (t.objects.get('apps/deployments/default/web') as Deployment).spec.template.spec.containers.map(
+      (c) => `${c.name}=${c.image}`,
+    );
+  const twoContainers = DEPLOYMENT.replace(
+    '        image: nginx:1.27\n',
+    '        image: nginx:1.27\n      - name: log\n        image: fluentd\n',
+  );
+  it('a strategic merge patch (the default) merges containers by name; the same patch again is "(no change)"', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', twoContainers);
+    const p = `patch deployment web -p '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.28"}]}}}}'`;
+    expect(kubectl(t, p).stdout).toBe('deployment.apps/web patched\n');
+    expect(images(t)).toEqual(['nginx=nginx:1.28', 'log=fluentd']);
+    expect(t.requests.at(-1)).toMatchObject({ verb: 'patch', query: { patchType: 'strategic' } });
+    expect(kubectl(t, p).stdout).toBe('deployment.apps/web patched (no change)\n');
+  });
+  it('--type merge replaces the list; YAML flow style is accepted (yaml.ToJSON)', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', twoContainers);
+    const r = kubectl(t, `patch deploy/web --type merge -p '{spec: {template: {spec: {containers: [{name: nginx, image: "nginx:1.28"}]}}}}'`);
+    expect(r.stdout).toBe('deployment.apps/web patched\n');
+    expect(images(t)).toEqual(['nginx=nginx:1.28']);
+  });
+  it('--type json applies RFC 6902 operations', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    const r = kubectl(t, `patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":5}]'`);
+    expect(r.stdout).toBe('deployment.apps/web patched\n');
+    expect((t.objects.get('apps/deployments/default/web') as Deployment).spec.replicas).toBe(5);
+  });
+  it('--dry-run=client patches the object read and sends nothing; -o prints the result', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    t.requests.length = 0;
+    const r = kubectl(t, `patch deployment web -p '{"spec":{"replicas":4}}' --dry-run=client`);
+    expect(r.stdout).toBe('deployment.apps/web patched (dry run)\n');
+    expect(t.requests.map((q) => q.verb)).toEqual(['get']);
+    const printed = kubectl(t, `patch deployment web -p '{"spec":{"replicas":4}}' -o jsonpath={.spec.replicas}`);
+    expect(printed.stdout).toBe('4');
+  });
+  it("patch.go's errors: no patch, an unknown type, a patch that does not parse, a missing object", () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    expect(kubectl(t, 'patch deployment web').stderr).toBe(
+      'error: must specify --patch or --patch-file containing the contents of the patch\n',
+    );
+    expect(kubectl(t, `patch deployment web --type apply -p '{}'`).stderr).toBe(
+      'error: --type must be one of [json merge strategic], not "apply"\n',
+    );
+    expect(kubectl(t, `patch deployment web -p '{"spec":'`).stderr).toMatch(
+      /^error: unable to parse "\{\\"spec\\":": yaml: line \d+: /,
+    );
+    const missing = kubectl(t, `patch deployment nope -p '{"spec":{}}'`);
+    expect(missing.stderr).toBe('Error from server (NotFound): deployments.apps "nope" not found\n');
+    expect(missing.exitCode).toBe(1);
+  });
+});
+
 describe('kubectl rollout', () => {
   function rolledOut(t: FakeTransport): Deployment {
     kubectl(t, 'apply -f -', DEPLOYMENT);
@@ -511,6 +571,13 @@ describe('kubectl rollout', () => {
     expect(kubectl(t, 'rollout undo deployment/web').stdout).toBe(
       'deployment.apps/web rolled back\n',
     );
+    // rollback.go getDeploymentPatch: a JSON patch replacing the template and the annotations
+    const undo = t.requests.at(-1)!;
+    expect(undo).toMatchObject({ verb: 'patch', query: { patchType: 'json' } });
+    expect((undo.body as { op: string; path: string }[]).map((o) => `${o.op} ${o.path}`)).toEqual([
+      'replace /spec/template',
+      'replace /metadata/annotations',
+    ]);
     expect(
       (t.objects.get('apps/deployments/default/web') as Deployment).spec.template.spec
         .containers[0]!.image,
@@ -802,7 +869,7 @@ describe('kubectl api-resources', () => {
   });
   it('-o name and --namespaced=false', () => {
     expect(kubectl(cluster(), 'api-resources --namespaced=false -o name').stdout).toBe(
-      'namespaces\nnodes\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\npriorityclasses.scheduling.k8s.io\n',
+      'namespaces\nnodes\nipaddresses.networking.k8s.io\nservicecidrs.networking.k8s.io\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\npriorityclasses.scheduling.k8s.io\n',
     );
   });
 });

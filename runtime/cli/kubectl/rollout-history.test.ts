@@ -215,7 +215,7 @@ describe('rollout undo daemonset', () => {
       expect(dsImage(t)).toBe(c.imageAfter);
     });
   }
-  it('writes back the stored template whole (no $patch directive, no leftover fields)', () => {
+  it('patches the stored template back whole ($patch: replace leaves no leftover fields)', () => {
     const t = daemonSet('nginx:1.28', [
       [1, 'nginx:1.26'],
       [2, 'nginx:1.28'],
@@ -223,6 +223,12 @@ describe('rollout undo daemonset', () => {
     const ds = t.objects.get('apps/daemonsets/default/agent') as DaemonSet;
     ds.spec.template.metadata!.annotations = { 'kubectl.kubernetes.io/restartedAt': 'now' };
     kubectl(t, 'rollout undo ds/agent');
+    // rollback.go DaemonSetRollbacker: the ControllerRevision's data sent as a strategic merge patch
+    expect(t.requests.at(-1)).toMatchObject({
+      verb: 'patch',
+      query: { patchType: 'strategic' },
+      body: { spec: { template: { ...template('agent', 'nginx:1.26'), $patch: 'replace' } } },
+    });
     expect((t.objects.get('apps/daemonsets/default/agent') as DaemonSet).spec.template).toEqual(
       template('agent', 'nginx:1.26'),
     );

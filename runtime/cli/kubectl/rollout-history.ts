@@ -35,6 +35,12 @@ export interface Revision {
   record: KubeObject;
 }
 
+/** A patch as `rollout undo` sends it: its type (transport.ts's patchType) and its body. */
+export interface RollbackPatch {
+  type: 'json' | 'strategic';
+  body: unknown;
+}
+
 /** What history and undo need to know about one workload kind. */
 export interface HistoryKind {
   /** Lists the workload's revisions, oldest first; undefined after a failed request (already reported). */
@@ -43,8 +49,8 @@ export interface HistoryKind {
   noPrevious(owner: KubeObject): string;
   /** Whether the workload already runs the revision's template (undo then skips). */
   matches(owner: KubeObject, revision: Revision): boolean;
-  /** The workload with the revision's template written back. */
-  rolledBack(owner: KubeObject, revision: Revision): KubeObject;
+  /** The patch that writes the revision's template back (rollback.go). */
+  rollbackPatch(owner: KubeObject, revision: Revision): RollbackPatch;
   /** What `undo --dry-run=client` reports instead of rolling back (the Rollbacker's result text). */
   dryRunResult(revision: Revision): string;
 }
@@ -157,13 +163,17 @@ export const DEPLOYMENT_HISTORY: HistoryKind = {
       withoutHash((revision.record as TemplatedReplicaSet).spec.template),
       withoutHash((owner as Deployment).spec.template),
     ),
-  rolledBack(owner, revision) {
+  // getDeploymentPatch: a JSON patch replacing the template (without the pod-template-hash label)
+  // and the annotations whole
+  rollbackPatch(owner, revision) {
     const d = owner as Deployment;
     return {
-      ...d,
-      metadata: { ...d.metadata, annotations: rolledBackAnnotations(d, revision.record) },
-      spec: { ...d.spec, template: withoutHash((revision.record as TemplatedReplicaSet).spec.template) },
-    } as Deployment;
+      type: 'json',
+      body: [
+        { op: 'replace', path: '/spec/template', value: withoutHash((revision.record as TemplatedReplicaSet).spec.template) },
+        { op: 'replace', path: '/metadata/annotations', value: rolledBackAnnotations(d, revision.record) },
+      ],
+    };
   },
   // printTemplate of the ReplicaSet's own template (its pod-template-hash label included)
   dryRunResult: (revision) => describeTemplate((revision.record as TemplatedReplicaSet).spec.template),
@@ -193,10 +203,9 @@ export const DAEMONSET_HISTORY: HistoryKind = {
   },
   noPrevious: () => 'no last revision to roll back to',
   matches: (owner, revision) => sameJSON(revision.shown, (owner as DaemonSet).spec.template),
-  rolledBack(owner, revision) {
-    const ds = owner as DaemonSet;
-    return { ...ds, spec: { ...ds.spec, template: clone(revision.shown) } } as DaemonSet;
-  },
+  // DaemonSetRollbacker: the ControllerRevision's data as it is, a strategic merge patch whose
+  // template carries "$patch": "replace"
+  rollbackPatch: (_owner, revision) => ({ type: 'strategic', body: clone((revision.record as ControllerRevision).data) }),
   dryRunResult: (revision) => `will roll back to ${describeTemplate(revision.shown)}`,
 };
 

@@ -1,11 +1,14 @@
 // Commands that read objects, change them and write them back: delete, scale, label, taint,
-// cordon/uncordon, set image. Each prints kubectl's result line per object.
-// mirrors staging/src/k8s.io/kubectl/pkg/cmd/{delete,scale,label,taint,drain,set}/*.go
+// cordon/uncordon, set image, patch. Each prints kubectl's result line per object.
+// mirrors staging/src/k8s.io/kubectl/pkg/cmd/{delete,scale,label,taint,drain,set,patch}/*.go
+import { parseDocument } from 'yaml';
 import type { Container, Deployment, KubeObject, Node, Taint } from '../../../api/index.ts';
+import { applyJsonPatch, patchStructForKind, strategicMergePatch } from '../../../api/index.ts';
 import { flagBool, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
 import { deletedLine, noResourcesFound, operationLine, type Operation } from '../errors.ts';
+import { parseOutputFormat, printStructured } from '../printers/output.ts';
 import { typePrefix } from '../resources.ts';
 import { fetchTargets, type TargetGroup } from './targets.ts';
 
@@ -376,4 +379,126 @@ export function runSetImage(ctx: Ctx, done: () => void): void {
     },
     done,
   );
+}
+
+// ---------------------------------------------------------------- patch
+
+/** patch.go patchTypes, sorted as sets.StringKeySet(...).List() prints them. */
+const PATCH_TYPE_NAMES = ['json', 'merge', 'strategic'] as const;
+type PatchTypeName = (typeof PATCH_TYPE_NAMES)[number];
+
+/** The -p text as JSON (yaml.ToJSON: YAML flow style works too), or patch.go's "unable to parse" error. */
+export function parsePatchText(text: string): { ok: true; body: unknown } | { ok: false; error: string } {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const line = (e.linePos?.[0]?.line ?? 1) - 1;
+    return { ok: false, error: `unable to parse ${JSON.stringify(text)}: yaml: line ${line}: ${e.message.split('\n')[0]}` };
+  }
+  return { ok: true, body: doc.toJS() as unknown };
+}
+
+/** The patch.go checks made before any request: the patch text, its type, the --patch-file rules. */
+function patchInput(ctx: Ctx): { ok: true; text: string; type: PatchTypeName } | { ok: false; error: string } {
+  const inline = flagString(ctx.args, 'patch');
+  const file = flagString(ctx.args, 'patch-file');
+  if (!inline && !file) return { ok: false, error: 'must specify --patch or --patch-file containing the contents of the patch' };
+  if (inline && file) return { ok: false, error: 'cannot specify --patch and --patch-file together' };
+  const type = (flagString(ctx.args, 'type') ?? 'strategic').toLowerCase();
+  if (!(PATCH_TYPE_NAMES as readonly string[]).includes(type)) {
+    return { ok: false, error: `--type must be one of [${PATCH_TYPE_NAMES.join(' ')}], not ${JSON.stringify(flagString(ctx.args, 'type'))}` };
+  }
+  if (inline) return { ok: true, text: inline, type: type as PatchTypeName };
+  const content = ctx.io.files?.[file!];
+  if (content === undefined) return { ok: false, error: `open ${file!}: no such file or directory` };
+  return { ok: true, text: content, type: type as PatchTypeName };
+}
+
+/**
+ * kubectl patch (patch.go): sends the patch as given to each target, then prints
+ * "<type>/<name> patched", or "patched (no change)" when the object came back as it was read.
+ * With --dry-run=client the patch is applied here to the object read and nothing is sent.
+ */
+export function runPatch(ctx: Ctx, done: () => void): void {
+  const input = patchInput(ctx);
+  if (!input.ok) {
+    ctx.error(input.error);
+    return done();
+  }
+  const parsed = parsePatchText(input.text);
+  if (!parsed.ok) {
+    ctx.error(parsed.error);
+    return done();
+  }
+  fetchTargets(
+    ctx,
+    { missingTypeError: "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'" },
+    (groups) => {
+      if (!groups) return done();
+      const items = groups.flatMap((g) => g.objects.map((o) => ({ g, o })));
+      forEachSeq(items, ({ g, o }, next) => patchOne(ctx, g, o, parsed.body, input.type, next), done);
+    },
+  );
+}
+
+function patchOne(ctx: Ctx, g: TargetGroup, before: KubeObject, body: unknown, type: PatchTypeName, next: () => void): void {
+  const name = before.metadata.name ?? '';
+  const print = (after: KubeObject): void => {
+    const changed = JSON.stringify(after) !== JSON.stringify(before);
+    const output = flagString(ctx.args, 'output');
+    if (output) {
+      const format = parseOutputFormat(output);
+      if (!format.ok) ctx.error(format.error);
+      else if (format.format.kind !== 'table') ctx.out(printStructured(format.format, [after], true, () => typePrefix(g.info)));
+      return;
+    }
+    ctx.out(`${typePrefix(g.info)}/${name} ${changed ? 'patched' : 'patched (no change)'}${dryRun(ctx) ? ' (dry run)' : ''}\n`);
+  };
+  if (dryRun(ctx)) {
+    const local = patchLocally(before, g.info.kind, body, type);
+    if (local.ok) print(local.object);
+    else ctx.error(local.error);
+    return next();
+  }
+  ctx.request(
+    {
+      verb: 'patch',
+      resource: gvr(g.info),
+      namespace: ctx.namespaceFor(g.info, before),
+      name,
+      body,
+      query: { patchType: type },
+      ...(flagString(ctx.args, 'subresource') ? { subresource: flagString(ctx.args, 'subresource') } : {}),
+    },
+    (res) => {
+      if (res.ok) print(res.body as KubeObject);
+      else ctx.statusError(res.status);
+      next();
+    },
+  );
+}
+
+/** --dry-run=client: the patch applied to the object read, as the server would. */
+function patchLocally(obj: KubeObject, kind: string, body: unknown, type: PatchTypeName): { ok: true; object: KubeObject } | { ok: false; error: string } {
+  const current = obj as unknown as Record<string, unknown>;
+  if (type === 'json') {
+    const r = applyJsonPatch(current, body);
+    return r.ok ? { ok: true, object: r.value as unknown as KubeObject } : { ok: false, error: r.error };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, error: 'the patch must be a JSON object' };
+  const r = type === 'merge'
+    ? { ok: true as const, value: jsonMergePatch(current, body) as Record<string, unknown> }
+    : strategicMergePatch(current, body as Record<string, unknown>, patchStructForKind(kind));
+  return r.ok ? { ok: true, object: r.value as unknown as KubeObject } : { ok: false, error: r.error };
+}
+
+function jsonMergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = jsonMergePatch(out[k], v);
+  }
+  return out;
 }

@@ -251,10 +251,9 @@ export function runRolloutHistory(ctx: Ctx, done: () => void): void {
 }
 
 /**
- * rollout_undo.go with DeploymentRollbacker / DaemonSetRollbacker: writes the chosen revision's
- * template back, or skips when the workload already runs it. Upstream sends a patch (JSON patch
- * for Deployments, the revision's strategic merge patch for DaemonSets); we send an update of the
- * object just read, which lands the same spec (a concurrent writer gets a Conflict instead).
+ * rollout_undo.go with DeploymentRollbacker / DaemonSetRollbacker: patches the chosen revision's
+ * template back (a JSON patch for Deployments, the ControllerRevision's strategic merge patch for
+ * DaemonSets), or skips when the workload already runs it.
  */
 export function runRolloutUndo(ctx: Ctx, done: () => void): void {
   const toRevision = flagInt(ctx.args, 'to-revision') ?? 0;
@@ -285,52 +284,46 @@ export function runRolloutUndo(ctx: Ctx, done: () => void): void {
         );
         return done();
       }
-      update(ctx, info, kind.rolledBack(owner, target), 'rolled back', done);
+      const patch = kind.rollbackPatch(owner, target);
+      sendPatch(ctx, info, owner, patch.type, patch.body, 'rolled back', done);
     },
     done,
   );
 }
 
+/** objectrestarter.go: a strategic merge patch setting the restartedAt annotation on the template. */
 export function runRolloutRestart(ctx: Ctx, done: () => void): void {
   oneDeployment(
     ctx,
     (d) => {
-      const template = d.spec.template;
-      const metadata = {
-        ...(template.metadata ?? {}),
-        annotations: {
-          ...(template.metadata?.annotations ?? {}),
-          [RESTARTED_AT]: rfc3339(ctx.nowMs),
-        },
+      const body = {
+        spec: { template: { metadata: { annotations: { [RESTARTED_AT]: rfc3339(ctx.nowMs) } } } },
       };
-      update(
-        ctx,
-        lookupResource('deployments')!,
-        { ...d, spec: { ...d.spec, template: { ...template, metadata } } } as Deployment,
-        'restarted',
-        done,
-      );
+      sendPatch(ctx, lookupResource('deployments')!, d, 'strategic', body, 'restarted', done);
     },
     done,
     'restarting is not supported for',
   );
 }
 
-/** Writes the workload back; the name line names it by its qualified resource ("daemonset.apps"). */
-function update(
+/** Patches the workload; the name line names it by its qualified resource ("daemonset.apps"). */
+function sendPatch(
   ctx: Ctx,
   info: ResourceInfo,
   o: KubeObject,
+  patchType: 'json' | 'strategic',
+  body: unknown,
   op: 'rolled back' | 'restarted',
   done: () => void,
 ): void {
   ctx.request(
     {
-      verb: 'update',
+      verb: 'patch',
       resource: gvr(info),
       namespace: o.metadata.namespace ?? ctx.namespace,
       name: o.metadata.name,
-      body: o,
+      body,
+      query: { patchType },
     },
     (res) => {
       if (res.ok) ctx.out(operationLine(typePrefix(info), o.metadata.name ?? '', op));
