@@ -15,6 +15,7 @@ import {
 } from './common.ts';
 import { validatePod } from './pod.ts';
 import { validatePriorityClass } from './scheduling.ts';
+import { nameIsCanonicalIP } from './networking.ts';
 import { validateDaemonSet, validateDeployment, validateReplicaSet } from './apps.ts';
 import {
   validateClusterRole,
@@ -48,6 +49,8 @@ const RULES: Record<string, KindRules> = {
   EndpointSlice: { nameFn: nameIsDNSSubdomain, spec: validateEndpointSlice },
   Lease: { nameFn: nameIsDNSSubdomain },
   PriorityClass: { nameFn: nameIsDNSSubdomain, spec: validatePriorityClass },
+  IPAddress: { nameFn: nameIsCanonicalIP },
+  ServiceCIDR: { nameFn: nameIsDNSSubdomain },
   Role: { nameFn: nameIsPathSegment, spec: validateRole },
   ClusterRole: { nameFn: nameIsPathSegment, spec: validateClusterRole },
   RoleBinding: { nameFn: nameIsPathSegment, spec: validateRoleBinding },

@@ -20,7 +20,9 @@ import type {
   Service,
   ServiceAccount,
   Container,
+  IPAddress,
   LabelSelector,
+  ServiceCIDR,
 } from '../../../api/index.ts';
 import {
   formatLabels as labelsString,
@@ -349,6 +351,19 @@ const priorityClassTable = table<PriorityClass>(
   [],
   (pc, nowMs) => [nameOf(pc), String(pc.value ?? 0), String(pc.globalDefault ?? false), age(pc, nowMs), pc.preemptionPolicy ?? '<none>'],
 );
+/** printServiceCIDR: the CIDRs joined by commas. */
+const serviceCIDRTable = table<ServiceCIDR>(['NAME', 'CIDRS', 'AGE'], [], (c, nowMs) => [
+  nameOf(c),
+  (c.spec?.cidrs ?? []).join(','),
+  age(c, nowMs),
+]);
+/** printIPAddress: PARENTREF is "services/<namespace>/<name>" (GroupResource, lowercased); no AGE column. */
+const ipAddressTable = table<IPAddress>(['NAME', 'PARENTREF'], [], (ip) => {
+  const ref = ip.spec?.parentRef;
+  if (!ref) return [nameOf(ip), '<none>'];
+  const gr = (ref.group ? `${ref.resource}.${ref.group}` : ref.resource).toLowerCase();
+  return [nameOf(ip), `${gr}${ref.namespace ? `/${ref.namespace}` : ''}/${ref.name}`];
+});
 const configMapTable = table<ConfigMap>(['NAME', 'DATA', 'AGE'], [], (cm, nowMs) => [
   nameOf(cm),
   String(Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length),
@@ -408,6 +423,8 @@ export const KIND_TABLES: Readonly<Record<string, KindTable>> = {
   Namespace: namespaceTable,
   Lease: leaseTable,
   PriorityClass: priorityClassTable,
+  ServiceCIDR: serviceCIDRTable,
+  IPAddress: ipAddressTable,
   ConfigMap: configMapTable,
   ServiceAccount: serviceAccountTable,
   Role: roleTable,
