@@ -30,3 +30,6 @@ export {
 } from './server.ts';
 export { startLoadBalancer, type LoadBalancer, type LoadBalancerOptions } from './load-balancer.ts';
 export { COMPACTION_INTERVAL_MS, COMPACT_REV_KEY, compactOnce, startCompactor } from './storage/compactor.ts';
+export {
+  rangeAllocationStorage, SERVICE_NODE_PORTS_KEY, type RangeAllocation, type RangeAllocationStorage, type RangeChange, type RangeSnapshot,
+} from './registry/range-allocation.ts';
