@@ -4,12 +4,15 @@
 // when there is more than one replica. Every component is a named process so faults can stop it.
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
 import { createEtcdCluster, type EtcdClient, type EtcdCluster } from '../etcd/index.ts';
+import { rfc3339 } from '../api/index.ts';
 import {
-  DEFAULT_ADMISSION_PLUGINS, startApiServerReplica, startBootstrapController, startLoadBalancer, type ApiServer, type ApiServerReplica, type LoadBalancer,
+  DEFAULT_ADMISSION_PLUGINS, rangeAllocationStorage, SERVICE_NODE_PORTS_KEY, startApiServerReplica, startBootstrapController, startLoadBalancer,
+  type ApiServer, type ApiServerReplica, type LoadBalancer,
 } from '../apiserver/index.ts';
-import { ClusterIpAllocator, NodePortAllocator } from '../network/index.ts';
-import { serviceIpAllocation } from './service-ips.ts';
-import { serviceNodePortAllocation } from './service-node-ports.ts';
+import { DEFAULT_NODE_PORT_RANGE, ServiceIpRange } from '../network/index.ts';
+import { serviceAllocation } from './service-allocation.ts';
+import { ensureDefaultServiceCIDR } from './service-cidr.ts';
+import { ServiceIpAllocator } from './service-ips.ts';
 import { apiServerSecurePort } from './static-pods.ts';
 import type { ClusterPlan } from './options.ts';
 
@@ -37,6 +40,30 @@ export interface ControlPlane {
   liveServers(): ApiServer[];
 }
 
+/** kube-apiserver --service-cluster-ip-range (kubeadm's default). */
+export const SERVICE_CIDR = '10.96.0.0/12';
+
+/**
+ * A replica's Service allocators (service-allocation.ts): cluster IPs through its loopback client,
+ * node ports through its etcd client, each incarnation's own; the state is all in etcd.
+ */
+function serviceAllocationOf(kernel: Kernel, name: string, incarnation: () => { ctx: ProcessContext; client: EtcdClient; server?: ApiServer } | undefined) {
+  const rng = kernel.forkRng(`service-allocators/${name}`);
+  const live = () => {
+    const now = incarnation();
+    return now?.ctx.isLive() ? now : undefined;
+  };
+  return serviceAllocation({
+    ips: new ServiceIpAllocator({ loopback: () => live()?.server, range: new ServiceIpRange(SERVICE_CIDR), rng }),
+    nodePorts: () => {
+      const now = live();
+      return now && rangeAllocationStorage(now.client, SERVICE_NODE_PORTS_KEY, () => rfc3339(now.ctx.now()));
+    },
+    portRange: DEFAULT_NODE_PORT_RANGE,
+    rng,
+  });
+}
+
 /** The adminstrator's client certificate, as in kubeadm's admin.conf. */
 export const ADMIN_CREDENTIALS = { clientCert: { commonName: 'kubernetes-admin', organizations: ['system:masters'] } };
 
@@ -60,22 +87,15 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
       endpoints: () => [name],
     });
   }
-  // one allocator for every replica, as the real one is one bitmap in etcd (service-ips.ts);
-  // node ports first, so a refused port does not leave a cluster IP taken (service-node-ports.ts)
-  const admissionPlugins = [
-    ...DEFAULT_ADMISSION_PLUGINS,
-    serviceNodePortAllocation(new NodePortAllocator(kernel.forkRng('service-node-ports'))),
-    serviceIpAllocation(new ClusterIpAllocator(kernel.forkRng('service-cluster-ips'))),
-  ];
   const etcdClientOf = new Map<string, string>();
   const replicas: ApiServerReplica[] = [];
   for (const m of plan.machines) {
     if (!m.apiServer) continue;
     const name = m.apiServer;
-    let incarnation: { ctx: ProcessContext; client: EtcdClient } | undefined;
+    let incarnation: { ctx: ProcessContext; client: EtcdClient; server?: ApiServer } | undefined;
     const replica = startApiServerReplica(kernel, {
       name,
-      admissionPlugins,
+      admissionPlugins: [...DEFAULT_ADMISSION_PLUGINS, serviceAllocationOf(kernel, name, () => incarnation)],
       etcdClient: (ctx: ProcessContext) => {
         const clientName = `${name}/etcd-client-${ctx.incarnation}`;
         etcdClientOf.set(name, clientName);
@@ -87,6 +107,8 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
       onStart: (server) => {
         const now = incarnation;
         if (!now) return;
+        now.server = server;
+        server.onReady(() => ensureDefaultServiceCIDR(server, SERVICE_CIDR, () => now.ctx.now(), now.ctx.isLive));
         server.onReady(() => startBootstrapController({
           server, etcd: now.client, clock: now.ctx, isLive: now.ctx.isLive, advertiseIP: m.internalIP, securePort: apiServerSecurePort(plan),
         }));

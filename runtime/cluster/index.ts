@@ -4,7 +4,7 @@ export { planCluster, LOAD_BALANCER, type ClusterOptions, type ClusterPlan, type
 export { ADMIN_CREDENTIALS, type Component, type ControlPlane } from './control-plane.ts';
 export { nodeObject, podCIDR, KUBELET_VERSION } from './nodes.ts';
 export { startComponents, type ClusterComponents } from './components.ts';
-export { serviceIpAllocation } from './service-ips.ts';
+export { ServiceIpAllocator } from './service-ips.ts';
 export { runChaosSeed, type ChaosOptions, type ChaosResult } from './chaos.ts';
 export { DEFAULT_BUMP_REVISION, type RestoreEtcdOptions } from './restore.ts';
 export type { ChaosTopology } from './chaos-schedules.ts';

@@ -1,7 +1,9 @@
 // cluster.faults.restoreEtcd, the drill's steps and refusals on a small cluster (the whole drill
-// with a Deployment coming back is in e2e.test.ts).
+// with a Deployment coming back is in e2e.test.ts), and the Service allocations coming back with
+// the Services (their IPAddress objects and node port bitmap are in etcd too).
 import { describe, expect, it } from 'vitest';
 import { newMessage } from '../raft/index.ts';
+import type { Service } from '../api/index.ts';
 import { createCluster } from '../index.ts';
 
 describe('faults.restoreEtcd', { timeout: 60_000 }, () => {
@@ -63,5 +65,40 @@ describe('faults.restoreEtcd', { timeout: 60_000 }, () => {
     expect(refusal?.detail).toContain(`local-member-cluster-id=${etcd.clusterId} remote-peer-server-name=${sender}`);
     expect(refusal?.detail).toContain(`remote-peer-cluster-id=${oldClusterId}`);
     expect((await cluster.kubectl('create namespace after-the-restore')).exitCode).toBe(0);
+  });
+
+  it('brings the Service allocations back with the Services: a restored Service keeps its IP and node port, a lost one frees its own', async () => {
+    const cluster = createCluster({ seed: 74 });
+    const nodePortService = (name: string, extra = ''): string =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: NodePort\n  selector: { app: ${name} }${extra}\n  ports:\n  - { name: http, port: 80, nodePort: NODEPORT }\n`;
+    const create = async (name: string, ip?: string, nodePort?: number) => {
+      const yaml = nodePortService(name, ip ? `\n  clusterIP: ${ip}` : '').replace(', nodePort: NODEPORT', nodePort ? `, nodePort: ${nodePort}` : '');
+      return cluster.kubectl('apply -f -', { stdin: yaml });
+    };
+    const get = async (name: string): Promise<{ ip: string; port: number }> => {
+      const svc = JSON.parse((await cluster.kubectl(`get service ${name} -o json`)).stdout) as Service;
+      return { ip: svc.spec!.clusterIP!, port: svc.spec!.ports![0]!.nodePort! };
+    };
+    expect((await create('a')).exitCode).toBe(0);
+    const a = await get('a');
+    await cluster.etcdctl('snapshot save /backup.db');
+    // after the snapshot: A is deleted (its IP and port are given back) and B is created
+    expect((await cluster.kubectl('delete service a')).exitCode).toBe(0);
+    expect((await create('b')).exitCode).toBe(0);
+    const b = await get('b');
+    expect((await cluster.faults.restoreEtcd('/backup.db')).exitCode).toBe(0);
+    expect(await get('a')).toEqual(a); // A is back, and so is what it holds:
+    const ips = (await cluster.kubectl('get ipaddresses')).stdout;
+    expect(ips).toMatch(new RegExp(`^${a.ip.replaceAll('.', '\\.')}\\s+services/default/a$`, 'm'));
+    expect(ips).not.toContain(`${b.ip} `);
+    // C cannot take A's IP or A's node port...
+    expect((await create('c', a.ip)).stderr).toBe(`The Service "c" is invalid: spec.clusterIPs: Invalid value: []string{"${a.ip}"}: failed to allocate IP ${a.ip}: provided IP is already allocated\n`);
+    expect((await create('c', undefined, a.port)).stderr).toBe(`The Service "c" is invalid: spec.ports[0].nodePort: Invalid value: ${a.port}: provided port is already allocated\n`);
+    // ...and a random one never lands on them; B's, lost with B, are free again
+    expect((await create('c')).exitCode).toBe(0);
+    const c = await get('c');
+    expect(c.ip).not.toBe(a.ip);
+    expect(c.port).not.toBe(a.port);
+    expect((await create('d', b.ip, b.port)).exitCode).toBe(0);
   });
 });

@@ -1,62 +1,15 @@
-// The node port admission plugin on its own: the cases of pkg/registry/core/service/storage
-// storage_test.go (TestCreateInitNodePorts, TestUpdateNodePorts, TestCreateInitHealthCheckNodePort...)
-// that a learner can see: which ports a Service gets, which errors come back, what is released.
+// The node port allocation of the Service allocators (service-allocation.ts over the
+// RangeAllocation bitmap): the cases of pkg/registry/core/service/storage storage_test.go
+// (TestCreateInitNodePorts, TestUpdateNodePorts, TestCreateInitHealthCheckNodePort...) that a
+// learner can see: which ports a Service gets, which errors come back, what the bitmap in etcd holds.
 import { describe, expect, it } from 'vitest';
-import { defaultObject, errorString, resourceFor, validateObject, type KubeObject, type Service, type ServiceSpec, type Status } from '../api/index.ts';
-import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../apiserver/index.ts';
-import { createRng } from '../kernel/index.ts';
-import { NodePortAllocator } from '../network/index.ts';
-import { nodePortsOf, serviceNodePortAllocation } from './service-node-ports.ts';
+import { defaultObject, errorString, validateObject, type Service, type ServiceSpec, type Status } from '../api/index.ts';
+import { allocationHarness, serviceOf } from './service-allocation-harness.ts';
+import { nodePortsOf } from './service-node-ports.ts';
 
-const SERVICES = resourceFor('', 'services')!;
+const harness = (seed = 1) => allocationHarness({ seed });
+const svc = (name: string, spec: ServiceSpec): Service => serviceOf(name, spec);
 
-/** A cluster's worth of stored Services and the plugin, driven as the API server drives it. */
-function harness(seed = 1) {
-  const allocator = new NodePortAllocator(createRng(seed));
-  const plugin: AdmissionPlugin = serviceNodePortAllocation(allocator);
-  const stored = new Map<string, Service>();
-  const ctx: AdmissionContext = {
-    cached: (_g, _r, ns, name) => stored.get(`${ns ?? ''}/${name}`),
-    cachedList: () => [],
-    liveGet: (_g, _r, _ns, _name, cb) => cb(undefined),
-    randomSuffix: () => 'abcde',
-  };
-  const run = (phase: 'admit' | 'validate', a: AdmissionAttributes): Status | undefined => {
-    let result: Status | undefined;
-    let called = false;
-    plugin[phase]!(a, ctx, (err) => {
-      called = true;
-      result = err;
-    });
-    if (!called) throw new Error(`${phase} did not answer`);
-    return result;
-  };
-  const attrs = (operation: AdmissionAttributes['operation'], name: string, object?: KubeObject, oldObject?: KubeObject): AdmissionAttributes => ({
-    operation, resource: SERVICES, namespace: 'default', name, ...(object ? { object } : {}), ...(oldObject ? { oldObject } : {}),
-    user: { username: 'admin', groups: [] } as unknown as AdmissionAttributes['user'], dryRun: false,
-  });
-  /** A write: both admission phases, then "etcd" stores it when nothing refused it. */
-  const write = (operation: 'CREATE' | 'UPDATE', svc: Service): { svc: Service; error?: Status } => {
-    const name = svc.metadata.name ?? '';
-    const old = stored.get(`default/${name}`);
-    const a = attrs(operation, name, svc, operation === 'UPDATE' ? old : undefined);
-    const error = run('admit', a) ?? run('validate', a);
-    if (error) return { svc, error };
-    if (operation === 'CREATE' && old) return { svc, error: { message: 'AlreadyExists' } as Status };
-    stored.set(`default/${name}`, svc);
-    return { svc };
-  };
-  const remove = (name: string): void => {
-    const old = stored.get(`default/${name}`);
-    run('validate', attrs('DELETE', name, undefined, old));
-    stored.delete(`default/${name}`);
-  };
-  return { allocator, write, remove, stored };
-}
-
-function svc(name: string, spec: ServiceSpec): Service {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { ...JSON.parse(JSON.stringify(spec)) as ServiceSpec } };
-}
 const port = (p: number, extra: Record<string, unknown> = {}) => ({ name: `p${p}`, port: p, protocol: 'TCP' as const, ...extra });
 const causes = (s: Status | undefined): string[] => (s?.details?.causes ?? []).map((c) => `${c.field ?? ''}: ${c.message ?? ''}`);
 
@@ -81,7 +34,7 @@ describe('node ports on create (initNodePorts)', () => {
     const { svc: out, error } = h.write('CREATE', svc('s', spec));
     expect(error).toBeUndefined();
     check((out.spec?.ports ?? []).map((p) => p.nodePort));
-    expect(h.allocator.ownedBy('default/s')).toEqual(nodePortsOf(out.spec));
+    expect(h.range.held()).toEqual(nodePortsOf(out.spec));
   });
 
   it('refuses a taken port and one out of range, naming the field, and takes nothing', () => {
@@ -90,7 +43,7 @@ describe('node ports on create (initNodePorts)', () => {
     const taken = h.write('CREATE', svc('second', { type: 'NodePort', ports: [port(81), port(80, { nodePort: 30080 })] }));
     expect(taken.error?.code).toBe(422);
     expect(taken.error?.message).toBe('Service "second" is invalid: spec.ports[1].nodePort: Invalid value: 30080: provided port is already allocated');
-    expect(h.allocator.ownedBy('default/second')).toEqual([]); // the random port for ports[0] went back
+    expect(h.range.held()).toEqual([30080]); // the random port for ports[0] was never written
     const outside = h.write('CREATE', svc('third', { type: 'NodePort', ports: [port(80, { nodePort: 8080 })] }));
     expect(causes(outside.error)).toEqual(['spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767']);
   });
@@ -100,18 +53,18 @@ describe('node ports on create (initNodePorts)', () => {
     const first = h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80)] })).svc;
     const held = nodePortsOf(first.spec);
     expect(h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80)] })).error?.message).toBe('AlreadyExists');
-    expect(h.allocator.ownedBy('default/web')).toEqual(held);
+    expect(h.range.held()).toEqual(held);
   });
 
   it('LoadBalancer with externalTrafficPolicy Local also gets a healthCheckNodePort; a taken one is an internal error', () => {
     const h = harness();
     const out = h.write('CREATE', svc('lb', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [port(80)] })).svc;
     expect(out.spec?.healthCheckNodePort).toBeGreaterThanOrEqual(30000);
-    expect(h.allocator.ownedBy('default/lb')).toHaveLength(2);
+    expect(h.range.held()).toHaveLength(2);
     const clash = h.write('CREATE', svc('lb2', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: out.spec!.healthCheckNodePort!, ports: [port(80)] }));
     expect(clash.error?.code).toBe(500);
     expect(clash.error?.message).toBe(`Internal error occurred: failed to allocate requested HealthCheck NodePort ${out.spec!.healthCheckNodePort!}: provided port is already allocated`);
-    expect(h.allocator.ownedBy('default/lb2')).toEqual([]);
+    expect(h.range.held()).toEqual(nodePortsOf(out.spec));
   });
 });
 
@@ -123,7 +76,7 @@ describe('node ports on update and delete', () => {
     const updated = h.write('UPDATE', svc('web', { type: 'NodePort', ports: [port(80), port(443)] })).svc;
     expect(updated.spec!.ports![0]!.nodePort).toBe(was);
     expect(updated.spec!.ports![1]!.nodePort).toBeGreaterThanOrEqual(30000);
-    expect(h.allocator.ownedBy('default/web')).toEqual(nodePortsOf(updated.spec));
+    expect(h.range.held()).toEqual(nodePortsOf(updated.spec));
   });
 
   it('releases a port the update stops using, and all of them when the type goes back to ClusterIP', () => {
@@ -131,13 +84,13 @@ describe('node ports on update and delete', () => {
     const created = h.write('CREATE', svc('web', { type: 'NodePort', externalTrafficPolicy: 'Cluster', ports: [port(80), port(443)] })).svc;
     const [p80, p443] = created.spec!.ports!.map((p) => p.nodePort!);
     const one = h.write('UPDATE', svc('web', { type: 'NodePort', ports: [port(80, { nodePort: p80 })] })).svc;
-    expect(h.allocator.ownedBy('default/web')).toEqual([p80]);
-    expect(h.allocator.has(p443!)).toBe(false);
-    const back = h.write('UPDATE', { ...one, spec: { ...one.spec, type: 'ClusterIP' } });
+    expect(h.range.held()).toEqual([p80]);
+    expect(h.range.held()).not.toContain(p443);
+    const back = h.write('UPDATE', svc('web', { ...one.spec, type: 'ClusterIP' })); // a copy, as the API server hands the plugin
     expect(back.error).toBeUndefined();
     expect(back.svc.spec!.ports![0]!.nodePort).toBeUndefined(); // dropTypeDependentFields
     expect(back.svc.spec!.externalTrafficPolicy).toBeUndefined();
-    expect(h.allocator.ownedBy('default/web')).toEqual([]);
+    expect(h.range.held()).toEqual([]);
   });
 
   it('refuses an update that asks for another Service\'s port', () => {
@@ -146,14 +99,14 @@ describe('node ports on update and delete', () => {
     h.write('CREATE', svc('b', { type: 'NodePort', ports: [port(80, { nodePort: 30200 })] }));
     const r = h.write('UPDATE', svc('b', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] }));
     expect(causes(r.error)).toEqual(['spec.ports[0].nodePort: Invalid value: 30100: provided port is already allocated']);
-    expect(h.allocator.ownedBy('default/b')).toEqual([30200]);
+    expect(h.range.held()).toEqual([30100, 30200]);
   });
 
   it('gives the ports back on delete, so another Service can ask for them', () => {
     const h = harness();
     h.write('CREATE', svc('a', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] }));
     h.remove('a');
-    expect(h.allocator.used).toBe(0);
+    expect(h.range.held()).toEqual([]);
     expect(h.write('CREATE', svc('b', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] })).error).toBeUndefined();
   });
 
@@ -164,10 +117,10 @@ describe('node ports on update and delete', () => {
     h.stored.set('default/lb', lb);
     h.remove('lb');
     h.stored.set('default/lb', { ...lb, metadata: { ...lb.metadata, deletionTimestamp: '2026-01-01T00:00:10Z' } });
-    expect(h.allocator.ownedBy('default/lb')).toEqual(nodePortsOf(lb.spec));
+    expect(h.range.held()).toEqual(nodePortsOf(lb.spec));
     const last = h.stored.get('default/lb')!;
     h.write('UPDATE', { ...last, metadata: { ...last.metadata, finalizers: [] } });
-    expect(h.allocator.used).toBe(0);
+    expect(h.range.held()).toEqual([]);
   });
 
   it('is deterministic: the same seed gives the same ports', () => {
@@ -176,6 +129,51 @@ describe('node ports on update and delete', () => {
       return nodePortsOf(h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80), port(81), port(82)] })).svc.spec);
     };
     expect(ports(4)).toEqual(ports(4));
+  });
+});
+
+describe('node ports in etcd (the RangeAllocation bitmap)', () => {
+  it('a lost race re-reads the bitmap and allocates again, never handing out a port another replica just took', () => {
+    const h = harness(9);
+    // the "other replica" (same seed, so it picks the port our first try picked) writes between our read and our write
+    h.range.interfere = () => {
+      const other = allocationHarness({ seed: 9 });
+      other.range.snapshot = h.range.snapshot;
+      other.write('CREATE', svc('theirs', { type: 'NodePort', ports: [port(80)] }));
+      h.range.snapshot = other.range.snapshot;
+    };
+    const theirs = (): number[] => h.range.held();
+    const mine = h.write('CREATE', svc('mine', { type: 'NodePort', ports: [port(80)] }));
+    expect(mine.error).toBeUndefined();
+    expect(h.range.tries).toBe(2);
+    expect(theirs()).toHaveLength(2); // both ports are in the bitmap: the retry did not reuse theirs
+    expect(new Set(theirs()).size).toBe(2);
+  });
+
+  it('a create refused after the cluster IP was taken gives the IP back at once (the transaction Revert)', () => {
+    const h = harness();
+    h.write('CREATE', svc('a', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] }));
+    const ipsBefore = [...h.ips.items.keys()];
+    const r = h.write('CREATE', svc('b', { type: 'NodePort', ports: [port(80, { nodePort: 30100 })] }));
+    expect(r.error?.code).toBe(422);
+    expect([...h.ips.items.keys()]).toEqual(ipsBefore);
+  });
+
+  it('a dry run reports ports but writes nothing', () => {
+    const h = harness();
+    const r = h.write('CREATE', svc('dry', { type: 'NodePort', ports: [port(80)] }), true);
+    expect(r.error).toBeUndefined();
+    expect(r.svc.spec?.ports?.[0]?.nodePort).toBeGreaterThanOrEqual(30000);
+    expect(h.range.snapshot).toBeUndefined();
+    expect(h.ips.items.size).toBe(0);
+  });
+
+  it('an update that changes nothing about node ports does not write the bitmap', () => {
+    const h = harness();
+    const created = h.write('CREATE', svc('web', { type: 'NodePort', ports: [port(80)] })).svc;
+    const before = h.range.tries;
+    h.write('UPDATE', { ...created, metadata: { ...created.metadata, labels: { a: 'b' } } });
+    expect(h.range.tries).toBe(before);
   });
 });
 

@@ -1,5 +1,7 @@
-// Service node ports. Our API server has no node port allocator of its own, so the cluster adds
-// one as an admission plugin shared by every replica, beside the cluster IP one (service-ips.ts).
+// Service node ports, allocated from the RangeAllocation bitmap the API server keeps in etcd
+// (/registry/ranges/servicenodeports). This file is the policy: which ports a Service gets on a
+// create or an update, computed against one snapshot of the bitmap; service-allocation.ts runs it
+// inside a GuaranteedUpdate so the replicas never hand out the same port.
 // mirrors pkg/registry/core/service/storage/alloc.go (initNodePorts, updateNodePorts,
 // allocHealthCheckNodePort, updateHealthCheckNodePort, releaseAllocatedResources) and
 // storage.go (patchAllocatedValues, dropTypeDependentFields):
@@ -11,16 +13,12 @@
 // - An update keeps the ports the Service has (a client that left nodePort out gets the old one
 //   back, matched by port name), allocates new ones, and releases the ports it no longer uses;
 //   changing the type to ClusterIP drops the node ports. Deleting the Service releases them.
-// The real bitmap lives in etcd and reverts a failed request's allocations at once; ours lives in
-// the cluster assembly (so an etcd restore does not restore it) and learns how a write ended only
-// through the validating phase: ports taken by a request that then failed are held "pending" and
-// given back on that Service's next write (NodePortAllocator in runtime/network).
-import type { FieldError, Service, ServicePort, ServiceSpec } from '../api/index.ts';
-import { newInternalError, newInvalid } from '../api/index.ts';
-import type { AdmissionAttributes, AdmissionPlugin } from '../apiserver/index.ts';
-import type { NodePortAllocator } from '../network/index.ts';
+import type { FieldError, ServicePort, ServiceSpec } from '../api/index.ts';
+import { newInternalError, newInvalid, type Status } from '../api/index.ts';
+import type { NodePortBitmap } from '../network/index.ts';
 
 const SERVICE_KIND = { group: '', kind: 'Service' };
+type Rng = { nextInt(n: number): number };
 
 const hasNodePorts = (spec: ServiceSpec | undefined): boolean => spec?.type === 'NodePort' || spec?.type === 'LoadBalancer';
 /** shouldAllocateNodePorts: NodePort, or LoadBalancer unless allocateLoadBalancerNodePorts is false. */
@@ -37,78 +35,24 @@ export function nodePortsOf(spec: ServiceSpec | undefined): number[] {
   return [...new Set(ports.filter((p) => p > 0))].sort((a, b) => a - b);
 }
 
-export function serviceNodePortAllocation(allocator: NodePortAllocator): AdmissionPlugin {
-  return {
-    name: 'ServiceNodePortAllocation',
-    admit(a, _ctx, done) {
-      if (!isServiceWrite(a) || a.operation === 'DELETE') return done();
-      const svc = a.object as Service;
-      const spec = (svc.spec ??= {});
-      const owner = ownerOf(a);
-      // ports an earlier try of this Service's write took, when that write was never stored
-      for (const port of allocator.ownedBy(owner, 'pending')) allocator.release(port);
-      const old = a.operation === 'UPDATE' ? (a.oldObject as Service | undefined)?.spec : undefined;
-      if (old) {
-        dropTypeDependentFields(spec, old);
-        patchAllocatedValues(spec, old);
-      }
-      const error = allocatePorts(allocator, owner, spec, old) ?? allocateHealthCheck(allocator, owner, spec, old);
-      if (a.dryRun) for (const port of allocator.ownedBy(owner, 'pending')) allocator.release(port);
-      if (error) {
-        for (const port of allocator.ownedBy(owner, 'pending')) allocator.release(port);
-        return done(error.kind === 'invalid' ? newInvalid(SERVICE_KIND, a.name, [error.cause]) : newInternalError(error.message));
-      }
-      done();
-    },
-    validate(a, ctx, done) {
-      if (!isServiceWrite(a) || a.dryRun) return done();
-      if (a.operation === 'DELETE') {
-        // a Service with finalizers (a load balancer's cleanup) keeps its ports until it is gone
-        const old = a.oldObject as Service | undefined;
-        if (old && (old.metadata.finalizers ?? []).length === 0) releaseAll(allocator, ownerOf(a));
-        return done();
-      }
-      const svc = a.object as Service;
-      const owner = ownerOf(a);
-      const stored = `${a.namespace ?? ''}/${svc.metadata.name ?? ''}`;
-      if (a.operation === 'CREATE') {
-        // the create will fail with AlreadyExists: keep the stored Service's ports, give back the rest
-        if (ctx.cached('', 'services', a.namespace, svc.metadata.name ?? '')) {
-          for (const port of allocator.ownedBy(owner, 'pending')) allocator.release(port);
-          return done();
-        }
-        allocator.rename(owner, stored);
-        allocator.commit(stored, nodePortsOf(svc.spec));
-        return done();
-      }
-      // an update that removes the last finalizer of a deleted Service deletes it
-      if (svc.metadata.deletionTimestamp && (svc.metadata.finalizers ?? []).length === 0) {
-        releaseAll(allocator, owner);
-        return done();
-      }
-      const keep = nodePortsOf(svc.spec);
-      allocator.commit(owner, keep);
-      for (const port of allocator.ownedBy(owner)) if (!keep.includes(port)) allocator.release(port);
-      done();
-    },
-  };
-}
-
-function isServiceWrite(a: AdmissionAttributes): boolean {
-  return a.resource.group === '' && a.resource.resource === 'services' && !a.subresource;
-}
-
 /**
- * "namespace/name", the same in both phases of a request; a create with generateName has no name
- * until the strategy runs (between the phases), so its ports move to the real name on commit.
+ * The node port part of a create (old undefined) or an update, against one snapshot of the bitmap:
+ * fills spec's nodePorts and healthCheckNodePort, takes them in the bitmap, and gives back the
+ * ports the old spec held that the new one no longer uses. Returns the refusal, if any (the caller
+ * then throws the bitmap copy away: nothing was taken).
  */
-function ownerOf(a: AdmissionAttributes): string {
-  const name = a.name || `generateName:${(a.object ?? a.oldObject)?.metadata.generateName ?? ''}`;
-  return `${a.namespace ?? ''}/${name}`;
+export function applyNodePorts(bitmap: NodePortBitmap, rng: Rng, spec: ServiceSpec, old: ServiceSpec | undefined, name: string): Status | undefined {
+  const error = allocatePorts(bitmap, rng, spec, old) ?? allocateHealthCheck(bitmap, rng, spec, old);
+  if (error) return error.kind === 'invalid' ? newInvalid(SERVICE_KIND, name, [error.cause]) : newInternalError(error.message);
+  const keep = new Set(nodePortsOf(spec));
+  for (const port of nodePortsOf(old)) if (!keep.has(port)) bitmap.release(port);
+  return undefined;
 }
 
-function releaseAll(allocator: NodePortAllocator, owner: string): void {
-  for (const port of allocator.ownedBy(owner)) allocator.release(port);
+/** The mutating part of an update (before validation): values the client left out come back. */
+export function patchUpdatedNodePorts(spec: ServiceSpec, old: ServiceSpec): void {
+  dropTypeDependentFields(spec, old);
+  patchAllocatedValues(spec, old);
 }
 
 /**
@@ -152,26 +96,28 @@ const portError = (i: number, port: number, detail: string): AllocError => ({
 const fullError = (): AllocError => ({ kind: 'internal', message: 'failed to allocate a nodePort: range is full' });
 
 /** initNodePorts on create, updateNodePorts on update (old = the stored spec). */
-function allocatePorts(allocator: NodePortAllocator, owner: string, spec: ServiceSpec, old: ServiceSpec | undefined): AllocError | undefined {
+function allocatePorts(bitmap: NodePortBitmap, rng: Rng, spec: ServiceSpec, old: ServiceSpec | undefined): AllocError | undefined {
   if (!hasNodePorts(spec)) return undefined;
   const ports = spec.ports ?? [];
   const oldPorts = new Set(hasNodePorts(old) ? (old?.ports ?? []).map((p) => p.nodePort ?? 0) : []);
   // initNodePorts: service ports with the same port number (TCP and UDP) share one node port
   const byPortNumber = new Map<number, number>();
+  const takenHere = new Set<number>(); // updateNodePorts' portAllocated: two ports may name one node port
   for (const [i, p] of ports.entries()) {
     if ((p.nodePort ?? 0) === 0 && !shouldAllocate(spec)) continue; // respect requests, allocate nothing new
     const shared = old ? undefined : byPortNumber.get(p.port);
-    if (shared !== undefined && (p.nodePort ?? 0) === 0) {
+    if (shared !== undefined && ((p.nodePort ?? 0) === 0 || p.nodePort === shared)) {
       p.nodePort = shared;
       continue;
     }
     const asked = p.nodePort || (old ? 0 : requestedFor(p.port, ports));
     if (asked) {
-      const r = oldPorts.has(asked) ? { ok: true as const } : allocator.allocate(asked, owner);
+      const r = oldPorts.has(asked) || takenHere.has(asked) ? { ok: true as const } : bitmap.allocate(asked);
       if (!r.ok) return portError(i, asked, r.error);
       p.nodePort = asked;
+      takenHere.add(asked);
     } else {
-      const next = allocator.allocateNext(owner);
+      const next = bitmap.allocateNext(rng);
       if (next === undefined) return fullError();
       p.nodePort = next;
     }
@@ -186,14 +132,14 @@ function requestedFor(port: number, ports: readonly ServicePort[]): number {
 }
 
 /** allocHealthCheckNodePort (create, or an update that starts needing one); errors are internal upstream. */
-function allocateHealthCheck(allocator: NodePortAllocator, owner: string, spec: ServiceSpec, old: ServiceSpec | undefined): AllocError | undefined {
+function allocateHealthCheck(bitmap: NodePortBitmap, rng: Rng, spec: ServiceSpec, old: ServiceSpec | undefined): AllocError | undefined {
   if (!needsHealthCheck(spec) || (old && needsHealthCheck(old))) return undefined;
   const asked = spec.healthCheckNodePort ?? 0;
   if (asked) {
-    const r = allocator.allocate(asked, owner);
+    const r = bitmap.allocate(asked);
     return r.ok ? undefined : { kind: 'internal', message: `failed to allocate requested HealthCheck NodePort ${asked}: ${r.error}` };
   }
-  const next = allocator.allocateNext(owner);
+  const next = bitmap.allocateNext(rng);
   if (next === undefined) return { kind: 'internal', message: 'failed to allocate a HealthCheck NodePort 0: range is full' };
   spec.healthCheckNodePort = next;
   return undefined;

@@ -1,16 +1,16 @@
 /**
  * runtime/network: the node network. CNI-style pod IPs from each node's podCIDR (PodCidrIpam,
- * ClusterNetwork.attachNode), Service cluster IPs and node ports (ClusterIpAllocator,
- * NodePortAllocator: our API server does not allocate them, the cluster calls these), kube-proxy
+ * ClusterNetwork.attachNode), the arithmetic of Service cluster IPs and node ports (ServiceIpRange,
+ * NodePortBitmap: the API server's allocators keep their state in etcd, runtime/cluster), kube-proxy
  * in iptables mode (kubeProxyProgram: a ContainerProgram that runs while the node's kube-proxy
  * container does; startKubeProxy: a bare process; Services + EndpointSlices -> KUBE-SERVICES /
  * KUBE-NODEPORTS / KUBE-EXT-* / KUBE-SVC-* / KUBE-SVL-* / KUBE-SEP-* rules per node), and
  * ClusterNetwork.sendRequest(fromNode, "ip:port") / sendExternalRequest("ip:port"): which pod
  * answered, through which node and rules.
  */
-export { ClusterIpAllocator, PodCidrIpam } from './ipam.ts';
+export { PodCidrIpam, ServiceIpRange, ipToNumber, numberToIp } from './ipam.ts';
 export {
-  DEFAULT_NODE_PORT_RANGE, ERR_ALLOCATED, NodePortAllocator, notInRange, rangeOffset, type AllocateResult, type PortRange,
+  DEFAULT_NODE_PORT_RANGE, ERR_ALLOCATED, ERR_FULL, NodePortBitmap, notInRange, rangeOffset, rangeText, type AllocateResult, type PortRange,
 } from './node-ports.ts';
 export { ClusterNetwork, EXTERNAL_CLIENT_IP, type NodeCni, type PodRef, type RequestResult } from './data-plane.ts';
 export { inCidr, walkPacket, type Packet, type Trail, type Verdict } from './packet-walk.ts';

@@ -37,42 +37,62 @@ export class PodCidrIpam {
 }
 
 /**
- * Service cluster IPs from the service CIDR (10.96.0.0/12 by default in kubeadm). In Kubernetes
- * the API server allocates them (pkg/registry/core/service/ipallocator); our API server does not,
- * so the cluster calls this allocator when it stores a Service. .1 is the kubernetes Service and
- * .10 kube-dns, by convention; others are picked at random from the kernel RNG, as upstream does.
+ * The service CIDR's address arithmetic for the cluster IP allocator (the allocator itself keeps
+ * its state in IPAddress objects, runtime/cluster/service-ips.ts). mirrors
+ * pkg/registry/core/service/ipallocator/ipallocator.go (NewIPAllocator: first = network + 1, last =
+ * broadcast - 1 for IPv4; allocateNextService: a random offset in the upper band, then a wrapping
+ * scan, then the lower band; ipIterator) and bitmap.go (calculateRangeOffset: min(max(16, size/16),
+ * 256), 0 for a /28 or smaller): the lower band stays free for users who ask for a specific IP.
  */
-export class ClusterIpAllocator {
-  private readonly used = new Set<string>();
-  private static readonly SIZE = 1 << 20; // a /12
+export class ServiceIpRange {
+  readonly network: number;
+  readonly prefixBits: number;
+  readonly first: number;
+  readonly last: number;
+  readonly rangeOffset: number;
 
-  constructor(private readonly rng: { nextInt(n: number): number }) {}
-
-  allocate(): string {
-    for (let tries = 0; tries < 1000; tries++) {
-      const offset = 1 + this.rng.nextInt(ClusterIpAllocator.SIZE - 2);
-      const ip = offsetToIp(offset);
-      if (!this.used.has(ip) && offset !== 1 && offset !== 10) {
-        this.used.add(ip);
-        return ip;
-      }
-    }
-    throw new Error('invariant violated: the service CIDR 10.96.0.0/12 has free addresses');
+  constructor(readonly cidr: string) {
+    const m = /^(\d+\.\d+\.\d+\.\d+)\/(\d+)$/.exec(cidr);
+    const base = m ? ipToNumber(m[1]!) : undefined;
+    const bits = m ? Number(m[2]) : NaN;
+    if (base === undefined || !(bits >= 1 && bits <= 30)) throw new Error(`invariant violated: service CIDR ${cidr} is an IPv4 CIDR of /1 to /30`);
+    const size = 2 ** (32 - bits);
+    this.prefixBits = bits;
+    this.network = base - (base % size);
+    this.first = this.network + 1;
+    this.last = this.network + size - 2;
+    this.rangeOffset = size <= 16 ? 0 : Math.min(Math.max(16, Math.floor(size / 16)), 256);
   }
 
-  /** Reserves a specific address (spec.clusterIP set by the user); false when it is taken. */
-  allocateSpecific(ip: string): boolean {
-    if (this.used.has(ip)) return false;
-    this.used.add(ip);
-    return true;
+  contains(ip: string): boolean {
+    const n = ipToNumber(ip);
+    return n !== undefined && n >= this.first && n <= this.last;
   }
 
-  release(ip: string): void {
-    this.used.delete(ip);
+  /**
+   * Every usable address in the order allocateNextService tries them: from a random start in the
+   * upper band [first + rangeOffset, last], wrapping inside it, then from a random start in the
+   * lower band. Lazy: the caller stops at the first free one.
+   */
+  *candidates(rng: { nextInt(n: number): number }): Generator<string> {
+    const upper = this.first + this.rangeOffset;
+    yield* scan(upper, this.last, rng.nextInt(this.last - upper + 1));
+    if (this.rangeOffset > 0) yield* scan(this.first, upper - 1, rng.nextInt(this.rangeOffset));
   }
 }
 
-function offsetToIp(offset: number): string {
-  const n = (10 << 24) + (96 << 16) + offset;
-  return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+function* scan(from: number, to: number, start: number): Generator<string> {
+  const size = to - from + 1;
+  for (let i = 0; i < size; i++) yield numberToIp(from + ((start + i) % size));
+}
+
+/** A dotted IPv4 address as an unsigned number; undefined when it is not one. */
+export function ipToNumber(ip: string): number | undefined {
+  const parts = ip.split('.');
+  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return undefined;
+  return parts.reduce((n, p) => n * 256 + Number(p), 0);
+}
+
+export function numberToIp(n: number): string {
+  return [Math.floor(n / 2 ** 24) % 256, Math.floor(n / 2 ** 16) % 256, Math.floor(n / 256) % 256, n % 256].join('.');
 }

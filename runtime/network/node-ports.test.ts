@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../kernel/index.ts';
-import { ERR_ALLOCATED, NodePortAllocator, notInRange, rangeOffset } from './node-ports.ts';
+import { base64Decode, base64Encode, ERR_ALLOCATED, NodePortBitmap, notInRange, rangeOffset } from './node-ports.ts';
 
 describe('rangeOffset (portallocator calculateRangeOffset: min(max(16, size/32), 128))', () => {
   it.each([
@@ -13,65 +13,75 @@ describe('rangeOffset (portallocator calculateRangeOffset: min(max(16, size/32),
   ])('a range of %i ports keeps %i for static allocation', (size, offset) => expect(rangeOffset(size)).toBe(offset));
 });
 
-describe('NodePortAllocator', () => {
+describe('NodePortBitmap', () => {
   it('honours a free requested port, refuses a taken one and one out of range, with upstream texts', () => {
-    const a = new NodePortAllocator(createRng(1));
-    expect(a.allocate(30080, 'ns/a')).toEqual({ ok: true });
-    expect(a.allocate(30080, 'ns/b')).toEqual({ ok: false, error: 'provided port is already allocated' });
+    const a = new NodePortBitmap();
+    expect(a.allocate(30080)).toEqual({ ok: true });
+    expect(a.allocate(30080)).toEqual({ ok: false, error: 'provided port is already allocated' });
     expect(ERR_ALLOCATED).toBe('provided port is already allocated');
-    expect(a.allocate(29999, 'ns/b')).toEqual({ ok: false, error: 'provided port is not in the valid range. The range of valid ports is 30000-32767' });
-    expect(a.allocate(32768, 'ns/b')).toEqual({ ok: false, error: notInRange(a.range) });
-    expect(a.allocate(32767, 'ns/b')).toEqual({ ok: true });
-    // the same owner asking again (a retried write) is not a conflict
-    expect(a.allocate(30080, 'ns/a')).toEqual({ ok: true });
+    expect(a.allocate(29999)).toEqual({ ok: false, error: 'provided port is not in the valid range. The range of valid ports is 30000-32767' });
+    expect(a.allocate(32768)).toEqual({ ok: false, error: notInRange(a.range) });
+    expect(a.allocate(32767)).toEqual({ ok: true });
     a.release(30080);
-    expect(a.allocate(30080, 'ns/b')).toEqual({ ok: true });
+    expect(a.allocate(30080)).toEqual({ ok: true });
   });
 
-  it('picks random ports from the upper band (30086-32767) while it has room, then from the lower one', () => {
-    const a = new NodePortAllocator(createRng(2), { base: 30000, size: 20 }); // offset 16: upper band is 30016-30019
-    const first = Array.from({ length: 4 }, () => a.allocateNext('o')!);
+  it('picks random ports from the upper band while it has room, then from the lower one', () => {
+    const a = new NodePortBitmap({ base: 30000, size: 20 }); // offset 16: upper band is 30016-30019
+    const rng = createRng(2);
+    const first = Array.from({ length: 4 }, () => a.allocateNext(rng)!);
     expect(first.every((p) => p >= 30016 && p <= 30019)).toBe(true);
-    const rest = Array.from({ length: 16 }, () => a.allocateNext('o')!);
+    const rest = Array.from({ length: 16 }, () => a.allocateNext(rng)!);
     expect(rest.every((p) => p >= 30000 && p < 30016)).toBe(true);
     expect(new Set([...first, ...rest]).size).toBe(20);
-    expect(a.allocateNext('o')).toBeUndefined(); // range is full
+    expect(a.allocateNext(rng)).toBeUndefined(); // range is full
   });
 
   it('is deterministic for a seed', () => {
     const run = (seed: number): number[] => {
-      const a = new NodePortAllocator(createRng(seed));
-      return Array.from({ length: 5 }, () => a.allocateNext('o')!);
+      const a = new NodePortBitmap();
+      const rng = createRng(seed);
+      return Array.from({ length: 5 }, () => a.allocateNext(rng)!);
     };
     expect(run(7)).toEqual(run(7));
     expect(run(7)).not.toEqual(run(8));
   });
 
-  it('keeps pending and committed ports per owner; rename moves them', () => {
-    const a = new NodePortAllocator(createRng(3));
-    a.allocate(30001, 'ns/a');
-    a.allocate(30002, 'ns/a');
-    a.commit('ns/a', [30001]);
-    expect(a.ownedBy('ns/a')).toEqual([30001, 30002]);
-    expect(a.ownedBy('ns/a', 'pending')).toEqual([30002]);
-    a.rename('ns/a', 'ns/b');
-    expect(a.ownerOf(30001)).toBe('ns/b');
-    // a port nobody holds is claimed on commit (the allocator forgot it); another owner's is left alone
-    a.allocate(30003, 'ns/c');
-    a.commit('ns/b', [30003, 30004]);
-    expect(a.ownerOf(30003)).toBe('ns/c');
-    expect(a.ownerOf(30004)).toBe('ns/b');
+  it.each<[string, number[], string]>([
+    ['empty: no bytes', [], ''],
+    ['the first port is the lowest bit of the last byte', [30000], 'AQ=='],
+    ['30008 starts a second byte (big-endian, as big.Int.Bytes())', [30000, 30008], 'AQE='],
+    ['30007 is the top bit of the only byte', [30007], 'gA=='],
+  ])('snapshot: %s', (_name, ports, data) => {
+    const a = new NodePortBitmap();
+    for (const p of ports) a.allocate(p);
+    expect(a.snapshot()).toBe(data);
+    expect(NodePortBitmap.fromSnapshot(a.range, data).ports()).toEqual(ports);
+  });
+
+  it('a snapshot restores the same ports, and base64 round-trips (property)', () => {
+    const seed = Date.now() % 100_000;
+    console.log(`node port snapshot property seed ${seed}`);
+    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 30000, max: 32767 }), { maxLength: 60 }), (ports) => {
+      const a = new NodePortBitmap();
+      for (const p of ports) a.allocate(p);
+      const back = NodePortBitmap.fromSnapshot(a.range, a.snapshot());
+      const bytes = Uint8Array.from(ports.map((p) => p % 256));
+      return JSON.stringify(back.ports()) === JSON.stringify([...ports].sort((x, y) => x - y))
+        && JSON.stringify([...base64Decode(base64Encode(bytes))]) === JSON.stringify([...bytes]);
+    }), { seed, numRuns: 100 });
   });
 
   it('never hands out a port twice (property)', () => {
     const seed = Date.now() % 100_000;
     console.log(`node port property seed ${seed}`);
     fc.assert(fc.property(fc.integer(), fc.array(fc.boolean(), { minLength: 1, maxLength: 200 }), (s, ops) => {
-      const a = new NodePortAllocator(createRng(s));
+      const a = new NodePortBitmap();
+      const rng = createRng(s);
       const live = new Set<number>();
       for (const allocate of ops) {
         if (allocate || live.size === 0) {
-          const p = a.allocateNext('o');
+          const p = a.allocateNext(rng);
           if (p === undefined || live.has(p) || p < 30000 || p > 32767) return false;
           live.add(p);
         } else {

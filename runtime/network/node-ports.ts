@@ -1,16 +1,11 @@
-// Service node ports from the --service-node-port-range (30000-32767 by default). In Kubernetes
-// the API server allocates them (pkg/registry/core/service/portallocator over a bitmap kept in
-// etcd); our API server does not, so the cluster calls this allocator from an admission plugin
-// (runtime/cluster/service-node-ports.ts).
+// Service node ports from the --service-node-port-range (30000-32767 by default): the bitmap the
+// API server keeps in etcd as a RangeAllocation (runtime/cluster/service-node-ports.ts reads it,
+// changes it and writes it back with optimistic concurrency). This file is the pure part.
 // mirrors pkg/registry/core/service/portallocator/allocator.go (Allocate, AllocateNext, Release,
-// calculateRangeOffset) and pkg/registry/core/service/allocator/bitmap.go
-// (randomScanStrategyWithOffset): a random port comes from the upper part of the range first, so
-// the lower part (86 ports for the default range) stays free for users who ask for a port.
-//
-// Every port also records its owner ("namespace/name") and whether the write that took it was
-// accepted (committed) or is still in flight (pending). Upstream reverts a failed request's
-// allocations in the same call (alloc.go's transaction); our admission plugin cannot see how the
-// write ends, so it commits after validation and drops its owner's pending ports on the next try.
+// calculateRangeOffset, Snapshot/Restore) and pkg/registry/core/service/allocator/bitmap.go
+// (randomScanStrategyWithOffset; the snapshot is big.Int.Bytes() of the bitmap, bit i = base + i):
+// a random port comes from the upper part of the range first, so the lower part (86 ports for the
+// default range) stays free for users who ask for a port.
 
 export interface PortRange {
   base: number;
@@ -33,93 +28,112 @@ export function rangeOffset(size: number): number {
   return Math.min(Math.max(16, Math.floor(size / 32)), 128);
 }
 
-interface Holder {
-  owner: string;
-  committed: boolean;
-}
-
 export type AllocateResult = { ok: true } | { ok: false; error: string };
 
-export class NodePortAllocator {
-  private readonly held = new Map<number, Holder>();
+export class NodePortBitmap {
+  private readonly taken = new Set<number>();
   private readonly offset: number;
 
-  constructor(
-    private readonly rng: { nextInt(n: number): number },
-    readonly range: PortRange = DEFAULT_NODE_PORT_RANGE,
-  ) {
+  constructor(readonly range: PortRange = DEFAULT_NODE_PORT_RANGE) {
     this.offset = rangeOffset(range.size);
   }
 
-  /** Allocate(port): free, or already held by the same owner (a retried write), else an error text. */
-  allocate(port: number, owner: string): AllocateResult {
+  /** Restore: the bitmap of a stored snapshot (base64 big-endian bytes, as RangeAllocation.data). */
+  static fromSnapshot(range: PortRange, data: string): NodePortBitmap {
+    const bitmap = new NodePortBitmap(range);
+    const bytes = base64Decode(data);
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[bytes.length - 1 - i]!;
+      for (let b = 0; b < 8; b++) if (byte & (1 << b) && i * 8 + b < range.size) bitmap.taken.add(range.base + i * 8 + b);
+    }
+    return bitmap;
+  }
+
+  /** Snapshot: the bitmap as big.Int.Bytes() (no leading zero bytes), base64. */
+  snapshot(): string {
+    const top = Math.max(-1, ...[...this.taken].map((p) => p - this.range.base));
+    const bytes = new Uint8Array(Math.floor(top / 8) + 1);
+    for (const port of this.taken) {
+      const bit = port - this.range.base;
+      bytes[bytes.length - 1 - Math.floor(bit / 8)]! |= 1 << (bit % 8);
+    }
+    return base64Encode(bytes);
+  }
+
+  /** Allocate(port): free, else ErrAllocated; outside the range, ErrNotInRange. */
+  allocate(port: number): AllocateResult {
     if (port < this.range.base || port >= this.range.base + this.range.size) return { ok: false, error: notInRange(this.range) };
-    const holder = this.held.get(port);
-    if (holder && holder.owner !== owner) return { ok: false, error: ERR_ALLOCATED };
-    if (!holder) this.held.set(port, { owner, committed: false });
+    if (this.taken.has(port)) return { ok: false, error: ERR_ALLOCATED };
+    this.taken.add(port);
     return { ok: true };
   }
 
   /** AllocateNext: a random free port of the upper band, else of the lower band; undefined when full. */
-  allocateNext(owner: string): number | undefined {
-    const at = this.scan(this.offset, this.range.size) ?? this.scan(0, this.offset);
+  allocateNext(rng: { nextInt(n: number): number }): number | undefined {
+    const at = this.scan(rng, this.offset, this.range.size) ?? this.scan(rng, 0, this.offset);
     if (at === undefined) return undefined;
-    const port = this.range.base + at;
-    this.held.set(port, { owner, committed: false });
-    return port;
+    this.taken.add(this.range.base + at);
+    return this.range.base + at;
   }
 
   /** A random start in [from, to), then the first free offset after it, wrapping inside the band. */
-  private scan(from: number, to: number): number | undefined {
+  private scan(rng: { nextInt(n: number): number }, from: number, to: number): number | undefined {
     const size = to - from;
     if (size <= 0) return undefined;
-    const start = this.rng.nextInt(size);
+    const start = rng.nextInt(size);
     for (let i = 0; i < size; i++) {
       const at = from + ((start + i) % size);
-      if (!this.held.has(this.range.base + at)) return at;
+      if (!this.taken.has(this.range.base + at)) return at;
     }
     return undefined;
   }
 
   release(port: number): void {
-    this.held.delete(port);
+    this.taken.delete(port);
   }
 
   has(port: number): boolean {
-    return this.held.has(port);
-  }
-
-  ownerOf(port: number): string | undefined {
-    return this.held.get(port)?.owner;
-  }
-
-  /** The ports an owner holds, ascending. */
-  ownedBy(owner: string, which: 'all' | 'pending' = 'all'): number[] {
-    const out: number[] = [];
-    for (const [port, h] of this.held) if (h.owner === owner && (which === 'all' || !h.committed)) out.push(port);
-    return out.sort((a, b) => a - b);
-  }
-
-  /**
-   * The write that took these ports was accepted: they stay the owner's until released. A port
-   * nobody holds is claimed (the allocator forgot it, as after an etcd restore); one held by
-   * another owner stays theirs, a double allocation that upstream's repair loop would report.
-   */
-  commit(owner: string, ports: readonly number[]): void {
-    for (const port of ports) {
-      const h = this.held.get(port);
-      if (!h) this.held.set(port, { owner, committed: true });
-      else if (h.owner === owner) h.committed = true;
-    }
-  }
-
-  /** Moves an owner's ports to another owner (a generateName create learns its name). */
-  rename(from: string, to: string): void {
-    if (from === to) return;
-    for (const h of this.held.values()) if (h.owner === from) h.owner = to;
+    return this.taken.has(port);
   }
 
   get used(): number {
-    return this.held.size;
+    return this.taken.size;
   }
+
+  /** The taken ports, ascending. */
+  ports(): number[] {
+    return [...this.taken].sort((a, b) => a - b);
+  }
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 with padding (encoding/json's []byte form). */
+export function base64Encode(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = [18, 12, 6, 0].map((shift) => B64[(n >> shift) & 63]!);
+    const kept = Math.min(4, bytes.length - i + 1);
+    out += chars.slice(0, kept).join('') + '='.repeat(4 - kept);
+  }
+  return out;
+}
+
+export function base64Decode(text: string): Uint8Array {
+  const clean = text.replace(/=+$/, '');
+  const out: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const ch of clean) {
+    const v = B64.indexOf(ch);
+    if (v < 0) continue;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 255);
+    }
+  }
+  return Uint8Array.from(out);
 }
