@@ -64,5 +64,11 @@ describe('Service allocation with three API server replicas', () => {
     send(0, service('reuse', { clusterIP: winner.spec!.clusterIP!, ports: [{ name: 'http', port: 80, protocol: 'TCP', nodePort: 30777 }] }));
     expect(driveUntil(() => answers.length === 16, 30_000)).toBe(true);
     expect(answers[15]!.code).toBe(201);
+    // becoming ExternalName gives both back too (dropTypeDependentFields, then the releases)
+    expect((await cluster.kubectl(`patch service reuse -p '{"spec":{"type":"ExternalName","externalName":"example.com"}}'`)).stdout).toBe('service/reuse patched\n');
+    expect((await cluster.kubectl('get ipaddress ' + winner.spec!.clusterIP!)).exitCode).toBe(1);
+    send(1, service('again', { ports: [{ name: 'http', port: 80, protocol: 'TCP', nodePort: 30777 }] }));
+    expect(driveUntil(() => answers.length === 17, 30_000)).toBe(true);
+    expect(answers[16]!.code).toBe(201);
   });
 });

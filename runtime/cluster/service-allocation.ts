@@ -193,9 +193,23 @@ function releaseAll(o: ServiceAllocationOptions, old: Service, done: (e?: Status
   }, () => done()); // a failed release leaks the ports until the repair loop (not simulated) would find them
 }
 
-/** PatchAllocatedValues for cluster IPs: an update that left them out keeps the old ones. */
+/**
+ * PatchAllocatedValues for cluster IPs: an update that left them out keeps the old ones; and
+ * dropTypeDependentFields: a Service that stops needing an IP (becomes ExternalName) loses the
+ * IP fields the client did not change.
+ */
 function patchClusterIPs(svc: Service, old: Service): void {
   const spec = svc.spec ?? {};
+  if (needsClusterIP(old) && !needsClusterIP(svc) && spec.type === 'ExternalName') {
+    const same = <T>(a: T, b: T): boolean => JSON.stringify(a) === JSON.stringify(b);
+    if (same(spec.clusterIP, old.spec?.clusterIP) && same(spec.clusterIPs, old.spec?.clusterIPs)) {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    }
+    if (same(spec.ipFamilies, old.spec?.ipFamilies)) delete spec.ipFamilies;
+    if (same(spec.ipFamilyPolicy, old.spec?.ipFamilyPolicy)) delete spec.ipFamilyPolicy;
+    return;
+  }
   if (!needsClusterIP(old) || !needsClusterIP(svc)) return;
   if (!spec.clusterIP && old.spec?.clusterIP) spec.clusterIP = old.spec.clusterIP;
   if ((spec.clusterIPs ?? []).length === 0 && (old.spec?.clusterIPs ?? []).length > 0) spec.clusterIPs = [...(old.spec?.clusterIPs ?? [])];

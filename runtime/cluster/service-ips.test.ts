@@ -110,8 +110,13 @@ describe('cluster IPs on update and delete', () => {
     h.write('CREATE', web({ type: 'ExternalName', externalName: 'example.com' }));
     const ip = h.write('UPDATE', web({ type: 'ClusterIP' })).svc.spec!.clusterIP!;
     expect([...h.ips.items.keys()]).toEqual([ip]);
-    const back = h.write('UPDATE', web({ type: 'ExternalName', externalName: 'example.com', clusterIP: '', clusterIPs: [] }));
+    // the client sends the old IP fields back unchanged (a patch of the type): they are dropped
+    const stored = h.stored.get('default/web')!;
+    const back = h.write('UPDATE', web({ ...stored.spec, type: 'ExternalName', externalName: 'example.com' }));
     expect(back.error).toBeUndefined();
+    expect(back.svc.spec).not.toHaveProperty('clusterIP');
+    expect(back.svc.spec).not.toHaveProperty('clusterIPs');
+    expect(back.svc.spec).not.toHaveProperty('ipFamilies');
     expect(h.ips.items.size).toBe(0);
   });
 
