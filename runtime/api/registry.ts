@@ -110,7 +110,7 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
   info('Event', 'events', 'events.k8s.io', 'v1', true, { shortNames: ['ev'] }),
   info('Lease', 'leases', 'coordination.k8s.io', 'v1', true),
   // networking.k8s.io (group priority 17200, above rbac's 17000): Service IPs and their ranges
-  info('IPAddress', 'ipaddresses', 'networking.k8s.io', 'v1', false, { shortNames: ['ip'] }),
+  info('IPAddress', 'ipaddresses', 'networking.k8s.io', 'v1', false), // no short names (ipaddress/storage/storage.go)
   info('ServiceCIDR', 'servicecidrs', 'networking.k8s.io', 'v1', false, { subresources: ['status'] }),
   info('Role', 'roles', 'rbac.authorization.k8s.io', 'v1', true),
   info('RoleBinding', 'rolebindings', 'rbac.authorization.k8s.io', 'v1', true),
