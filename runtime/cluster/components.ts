@@ -43,9 +43,9 @@ export function startComponents(
   const runtimes = new Map<string, ContainerRuntime>();
   const clientOf = processClient(kernel, plan);
   const cniConfigs = new CniConfigDirs();
-  // without a controller manager and a scheduler no kindnet pod can run: the machines come with
-  // kindnet's config already written, so their pods still get a network
-  const cniFromAddon = plan.components.controllerManager && plan.components.scheduler;
+  // unless the plan asks for kind's CNI bootstrap, the machines come with kindnet's config
+  // already written (kindnet's pods also need a controller manager and a scheduler)
+  const cniFromAddon = plan.cniFromKindnet;
   for (const m of plan.machines.filter((x) => x.visible)) {
     if (!cniFromAddon) cniConfigs.write(m.name, KINDNET_CONFIG_FILE, kindnetConfList(podCIDR(m)));
     startNodeComponents(kernel, m, { network, cniConfigs, runtimes }, clientOf, components, staticPodsOf?.(m), plan.podSubnet);

@@ -1,4 +1,4 @@
-// kind's CNI: a node is NotReady ("cni plugin not initialized") until the kindnet container has
+// kind's CNI (ClusterOptions.cniFromKindnet): a node is NotReady ("cni plugin not initialized") until the kindnet container has
 // written /etc/cni/net.d/10-kindnet.conflist; hostNetwork pods (kube-proxy) run on it regardless.
 // A worker that fits one pod (pods: 1) runs the kube-proxy DaemonSet's pod, created first, and
 // kindnet's pod waits for room: the node stays NotReady until kube-proxy's DaemonSet is deleted.
@@ -32,7 +32,7 @@ async function addonPods(cluster: Cluster, node: string): Promise<Record<string,
 
 describe('kindnet writes the CNI config that makes a node Ready', { timeout: 120_000 }, () => {
   it('a node is NotReady with the runtime network message until the kindnet container runs', async () => {
-    const cluster = createCluster({ seed: 3, topology: 'managed', workers: [{ pods: 1 }] });
+    const cluster = createCluster({ seed: 3, topology: 'managed', workers: [{ pods: 1 }], cniFromKindnet: true });
     const { cniConfigs } = cluster.internals.components;
     expect(await addonPods(cluster, 'worker-1')).toEqual({ 'kube-proxy': 'Running', kindnet: 'Pending' });
     expect(await ready(cluster, 'worker-1')).toMatchObject({ status: 'False', reason: 'KubeletNotReady', message: NOT_READY });

@@ -55,6 +55,13 @@ export interface ClusterOptions {
    * every informer; real kube-scheduler writes none.
    */
   schedulerAnnotations?: boolean;
+  /**
+   * kind's CNI bootstrap (default off): every node is NotReady ("cni plugin not initialized") and
+   * runs only hostNetwork pods until its kindnet pod writes /etc/cni/net.d/10-kindnet.conflist.
+   * Off, the machines come with that file already written (it also is without a controller manager
+   * or a scheduler, which kindnet's pods need).
+   */
+  cniFromKindnet?: boolean;
 }
 
 export interface MachinePlan {
@@ -97,6 +104,8 @@ export interface ClusterPlan {
   podSubnet: string;
   /** Whether the scheduler writes the simulator's annotations (ClusterOptions.schedulerAnnotations). */
   schedulerAnnotations: boolean;
+  /** Whether each node's CNI config comes from its kindnet pod (ClusterOptions.cniFromKindnet). */
+  cniFromKindnet: boolean;
 }
 
 export const LOAD_BALANCER = 'kube-apiserver-lb';
@@ -155,6 +164,7 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
     plugins: options.plugins ?? {},
     podSubnet: wide ? WIDE_POD_SUBNET : POD_SUBNET,
     schedulerAnnotations: options.schedulerAnnotations ?? machines.filter((m) => m.visible).length <= SCHEDULER_ANNOTATIONS_MAX_NODES,
+    cniFromKindnet: (options.cniFromKindnet ?? false) && (options.components?.scheduler ?? true) && (options.components?.controllerManager ?? true),
   };
 }
 
