@@ -99,6 +99,7 @@ export {
 export { defaultPriorityClass } from './defaults/scheduling.ts';
 export {
   applyJsonPatch,
+  createMergePatch,
   createThreeWayMergePatch,
   createTwoWayMergePatch,
   patchStructForKind,

@@ -53,12 +53,15 @@ describe('patches through the API server', { timeout: 60_000 }, () => {
     expect(await ok(cluster, `patch deployment web --type merge -p '{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}}}'`)).toBe('deployment.apps/web patched\n');
     expect(containers(await deployment(cluster))).toEqual(['web=nginx:1.28']);
     expect(await ok(cluster, `patch deployment web --type json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`)).toBe('deployment.apps/web patched\n');
-    expect(await ok(cluster, `patch deployment web --type json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`)).toBe('deployment.apps/web patched (no change)\n');
     const failed = await cluster.kubectl(`patch deployment web --type json -p '[{"op":"test","path":"/spec/replicas","value":9}]'`);
     expect(failed.stderr).toBe('error: The request is invalid\n');
 
-    // let the controller record revisions, then undo to the previous template
+    // once the controllers are done writing the Deployment's status, the same patch again changes
+    // nothing: the object comes back as it was read (a status write in between would show "patched")
     await cluster.advance(5_000);
+    expect(await ok(cluster, `patch deployment web --type json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`)).toBe('deployment.apps/web patched (no change)\n');
+
+    // undo to the first template (the controller recorded one revision per template)
     expect(await ok(cluster, 'rollout undo deployment/web --to-revision=1')).toBe('deployment.apps/web rolled back\n');
     const undone = await deployment(cluster);
     expect(containers(undone)).toEqual(['web=nginx:1.27', 'log=fluentd']);

@@ -5,6 +5,7 @@ export type { PatchResult } from './apply.ts';
 export { createThreeWayMergePatch, createTwoWayMergePatch } from './diff.ts';
 export type { DiffResult } from './diff.ts';
 export { applyJsonPatch } from './json-patch.ts';
+export { createMergePatch } from './merge-diff.ts';
 export type { JsonPatchOperation, JsonPatchResult } from './json-patch.ts';
 export { PATCH_STRUCTS, lookupPatchField, patchStructForKind } from './tags.ts';
 export type { PatchField, PatchStrategyTag, PatchStruct } from './tags.ts';

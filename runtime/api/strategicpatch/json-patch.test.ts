@@ -2,6 +2,7 @@
 // Deployment rollback patch kubectl rollout undo sends (polymorphichelpers/rollback.go).
 import { describe, expect, it } from 'vitest';
 import { applyJsonPatch } from './json-patch.ts';
+import { createMergePatch } from './merge-diff.ts';
 
 type J = Record<string, unknown>;
 
@@ -104,4 +105,14 @@ describe('applyJsonPatch', () => {
       expect(JSON.stringify(t.doc)).toBe(before);
     });
   }
+});
+
+describe('createMergePatch', () => {
+  it('sends changed keys, null for removed ones, nested maps key by key and lists whole', () => {
+    const a = { metadata: { labels: { a: '1', b: '2' }, name: 'x' }, spec: { args: ['p', 'q'] } };
+    const b = { metadata: { labels: { a: '1', c: '3' }, name: 'x' }, spec: { args: ['p'] } };
+    const patch = createMergePatch(a, b);
+    expect(patch).toEqual({ metadata: { labels: { b: null, c: '3' } }, spec: { args: ['p'] } });
+    expect(createMergePatch(a, a)).toEqual({});
+  });
 });

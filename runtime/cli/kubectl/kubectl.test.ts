@@ -450,6 +450,30 @@ describe('kubectl edits', () => {
       'error: unable to find container named "php"\n',
     );
   });
+  it('each edit is the patch upstream sends: label a merge patch, taint/cordon/set image a strategic one, scale the scale subresource', () => {
+    const t = cluster();
+    kubectl(t, 'apply -f -', DEPLOYMENT);
+    const sent = (line: string): unknown => {
+      t.requests.length = 0;
+      kubectl(t, line);
+      const p = t.requests.find((r) => r.verb === 'patch')!;
+      return { type: p.query?.patchType, subresource: p.subresource, body: p.body };
+    };
+    expect(sent('label pod web-1 tier=front')).toEqual({ type: 'merge', subresource: undefined, body: { metadata: { labels: { tier: 'front' } } } });
+    expect(sent('label pod web-1 tier-')).toEqual({ type: 'merge', subresource: undefined, body: { metadata: { labels: { tier: null } } } });
+    expect(sent('scale deploy/web --replicas=4')).toEqual({ type: 'merge', subresource: 'scale', body: { spec: { replicas: 4 } } });
+    expect(sent('cordon node-1')).toEqual({ type: 'strategic', subresource: undefined, body: { spec: { unschedulable: true } } });
+    expect(sent('taint nodes node-2 k=v:NoExecute')).toEqual({
+      type: 'strategic',
+      subresource: undefined,
+      body: { spec: { taints: [{ key: 'k', value: 'v', effect: 'NoExecute' }] } },
+    });
+    expect(sent('set image deployment/web nginx=nginx:1.29')).toEqual({
+      type: 'strategic',
+      subresource: undefined,
+      body: { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'nginx' }], containers: [{ name: 'nginx', image: 'nginx:1.29' }] } } } },
+    });
+  });
 });
 
 describe('kubectl patch', () => {

@@ -3,7 +3,13 @@
 // mirrors staging/src/k8s.io/kubectl/pkg/cmd/{delete,scale,label,taint,drain,set,patch}/*.go
 import { parseDocument } from 'yaml';
 import type { Container, Deployment, KubeObject, Node, Taint } from '../../../api/index.ts';
-import { applyJsonPatch, patchStructForKind, strategicMergePatch } from '../../../api/index.ts';
+import {
+  applyJsonPatch,
+  createMergePatch,
+  createTwoWayMergePatch,
+  patchStructForKind,
+  strategicMergePatch,
+} from '../../../api/index.ts';
 import { flagBool, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
@@ -17,10 +23,37 @@ const dryRun = (ctx: Ctx): boolean => flagString(ctx.args, 'dry-run') === 'clien
 type Edit =
   { ok: true; object: KubeObject; op: Operation; changed: boolean } | { ok: false; error: string };
 
-/** Fetches the targets, applies edit to each, PUTs changed objects, prints "<type>/<name> <op>". */
+/**
+ * How a command sends its edit, as upstream does: label's JSON merge patch
+ * (jsonpatch.CreateMergePatch), taint / cordon / set image's two-way strategic merge patch
+ * (strategicpatch.CreateTwoWayMergePatch), scale's merge patch of the scale subresource
+ * (scale.go ScaleSimple). Patches carry no resourceVersion, so a concurrent writer never makes
+ * them fail with a Conflict.
+ */
+type PatchStyle = 'merge' | 'strategic' | 'scale';
+
+function editPatch(
+  style: PatchStyle,
+  before: KubeObject,
+  after: KubeObject,
+  kind: string,
+): { ok: true; body: unknown; patchType: 'merge' | 'strategic'; subresource?: string } | { ok: false; error: string } {
+  const a = before as unknown as Record<string, unknown>;
+  const b = after as unknown as Record<string, unknown>;
+  if (style === 'scale') {
+    const replicas = (after as unknown as { spec: { replicas?: number } }).spec.replicas;
+    return { ok: true, body: { spec: { replicas } }, patchType: 'merge', subresource: 'scale' };
+  }
+  if (style === 'merge') return { ok: true, body: createMergePatch(a, b), patchType: 'merge' };
+  const diff = createTwoWayMergePatch(a, b, patchStructForKind(kind));
+  return diff.ok ? { ok: true, body: diff.patch, patchType: 'strategic' } : { ok: false, error: diff.error };
+}
+
+/** Fetches the targets, applies edit to each, patches changed objects, prints "<type>/<name> <op>". */
 function editEach(
   ctx: Ctx,
   missingType: string,
+  style: PatchStyle,
   edit: (obj: KubeObject, group: TargetGroup) => Edit,
   done: () => void,
 ): void {
@@ -46,25 +79,25 @@ function editEach(
           ctx.out(line);
           return next();
         }
-        const namespace = ctx.namespaceFor(g.info, o);
-        const target = { resource: gvr(g.info), namespace, name: o.metadata.name };
-        // real kubectl sends these edits as patches, which never conflict: on 409 Conflict
-        // (a controller wrote the object meanwhile), read it again and redo the edit
-        const put = (body: KubeObject, retries: number): void =>
-          ctx.request({ verb: 'update', ...target, body }, (res) => {
-            if (!res.ok && res.status.code === 409 && retries > 0) {
-              return ctx.request({ verb: 'get', ...target }, (fresh) => {
-                const again = fresh.ok ? edit(fresh.body as KubeObject, g) : undefined;
-                if (again?.ok) return put(again.object, retries - 1);
-                ctx.statusError(res.status);
-                next();
-              });
-            }
-            if (res.ok) ctx.out(line);
-            else ctx.statusError(res.status);
-            next();
-          });
-        put(result.object, 3);
+        const patch = editPatch(style, o, result.object, g.info.kind);
+        if (!patch.ok) {
+          ctx.error(patch.error);
+          return next();
+        }
+        const request = {
+          verb: 'patch' as const,
+          resource: gvr(g.info),
+          namespace: ctx.namespaceFor(g.info, o),
+          name: o.metadata.name,
+          body: patch.body,
+          query: { patchType: patch.patchType },
+          ...(patch.subresource ? { subresource: patch.subresource } : {}),
+        };
+        ctx.request(request, (res) => {
+          if (res.ok) ctx.out(line);
+          else ctx.statusError(res.status);
+          next();
+        });
       },
       done,
     );
@@ -158,6 +191,7 @@ export function runScale(ctx: Ctx, done: () => void): void {
   editEach(
     ctx,
     "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+    'scale',
     (obj, g) => {
       if (!['Deployment', 'ReplicaSet', 'StatefulSet'].includes(g.info.kind)) {
         return {
@@ -215,6 +249,7 @@ export function runLabel(ctx: Ctx, done: () => void): void {
   editEach(
     ctx,
     'one or more resources must be specified as <resource> <name> or <resource>/<name>',
+    'merge',
     (obj) => {
       const labels = { ...(obj.metadata.labels ?? {}) };
       const before = JSON.stringify(labels);
@@ -248,6 +283,7 @@ export function runCordon(ctx: Ctx, unschedulable: boolean, done: () => void): v
   editEach(
     ctx,
     'USAGE: cordon NODE [flags]',
+    'strategic',
     (obj) => {
       const node = obj as Node;
       const already = (node.spec?.unschedulable ?? false) === unschedulable;
@@ -315,6 +351,7 @@ export function runTaint(ctx: Ctx, done: () => void): void {
   editEach(
     ctx,
     "at least one resource name must be specified since 'all' parameter is not set",
+    'strategic',
     (obj) => {
       const node = obj as Node;
       let taints = [...(node.spec?.taints ?? [])];
@@ -361,6 +398,7 @@ export function runSetImage(ctx: Ctx, done: () => void): void {
   editEach(
     ctx,
     'one or more resources must be specified as <resource> <name> or <resource>/<name>',
+    'strategic',
     (obj) => {
       const template = (obj as Deployment).spec?.template;
       if (!template) return { ok: false, error: `unable to find container named in ${obj.kind}` };
