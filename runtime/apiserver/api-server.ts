@@ -55,6 +55,13 @@ export interface ApiServerOptions {
 
 const VERBS: readonly Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // upstream utilrand's alphanumerics (no vowels, no 0/1/3)
+/**
+ * Resources served without a watch cache: reads and watches go to etcd. mirrors
+ * pkg/kubeapiserver/default_storage_factory_builder.go DefaultWatchCacheSizes (events: 0), since
+ * events are many, short-lived and rarely watched.
+ */
+const WATCH_CACHE_DISABLED = new Set(['/events', 'events.k8s.io/events']);
+
 export const KUBERNETES_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0', platform: 'linux/amd64' };
 
 export class ApiServer implements ApiEndpoint {
@@ -82,6 +89,7 @@ export class ApiServer implements ApiEndpoint {
     this.store = new EtcdStore(this.etcd);
     this.audit = new AuditLog(options.auditCapacity);
     for (const r of SERVED_RESOURCES) {
+      if (WATCH_CACHE_DISABLED.has(`${r.group}/${r.resource}`)) continue;
       this.caches.set(`${r.group}/${r.resource}`, new WatchCache(r, this.etcd, this.clock, {
         capacity: options.watchCacheCapacity, bookmarkIntervalMs: options.bookmarkIntervalMs,
       }));
@@ -364,7 +372,7 @@ export class ApiServer implements ApiEndpoint {
   ): Scope {
     return {
       req, resource, user, store: this.store,
-      cache: this.cache(resource.group, resource.resource)!,
+      cache: this.cache(resource.group, resource.resource),
       admission: this.admission,
       admissionContext: this.admissionContext,
       strategy: () => this.strategyContext(),

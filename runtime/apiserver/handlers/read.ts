@@ -1,9 +1,11 @@
 // GET, LIST and WATCH.
 // mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/get.go and watch.go, and the storage
 // rules of the cacher: resourceVersion "0" may be served from the watch cache, "" (the default)
-// is a consistent read from etcd; watches are always served by the watch cache.
+// is a consistent read from etcd; watches are served by the watch cache. Resources without a watch
+// cache (events, as kube-apiserver's DefaultWatchCacheSizes disables it for them) read and watch
+// etcd directly.
 import { apiVersionOf, newBadRequest, newNotFound, newResourceExpired, type KubeObject } from '../../api/index.ts';
-import type { ApiWatchHandle, ApiWatchHandlers } from '../request.ts';
+import type { ApiWatchEvent, ApiWatchHandle, ApiWatchHandlers } from '../request.ts';
 import { storagePrefix } from '../resources.ts';
 import { listRange } from '../storage/keys.ts';
 import { buildPredicate, matches } from '../watch-cache/filter.ts';
@@ -17,7 +19,7 @@ export function handleGet(s: Scope): void {
     if (!obj) return s.fail(newNotFound(groupResource(s), name));
     s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : obj);
   };
-  if (s.req.query?.resourceVersion === '0') {
+  if (s.req.query?.resourceVersion === '0' && s.cache) {
     s.stage('Storage', `watch cache get ${key}`);
     return answer(s.cache.get(key));
   }
@@ -70,7 +72,7 @@ export function handleList(s: Scope): void {
       items: items.slice(start, end).map(stripTypeMeta),
     });
   };
-  if (q.resourceVersion === '0' && !cont) {
+  if (q.resourceVersion === '0' && !cont && s.cache) {
     s.stage('Storage', `watch cache list ${storagePrefix(s.resource)} at ${s.cache.resourceVersion}`);
     return page(s.cache.list(pred.predicate), s.cache.resourceVersion);
   }
@@ -125,12 +127,19 @@ export function startWatch(s: Scope, handlers: ApiWatchHandlers, setTimer: (ms: 
     timer?.cancel();
     handlers.onClose(error);
   };
-  cancel = s.cache.watch(pred.predicate, rv, q.allowWatchBookmarks === true, (ev) => {
+  const sink = (ev: ApiWatchEvent): void => {
     if (!open) return;
     handlers.onEvent(ev);
     if (ev.type === 'ERROR') close();
-  });
-  s.stage('Storage', `watch cache ${storagePrefix(s.resource)} from ${rv ?? 'now'}`);
+  };
+  if (s.cache) {
+    cancel = s.cache.watch(pred.predicate, rv, q.allowWatchBookmarks === true, sink);
+    s.stage('Storage', `watch cache ${storagePrefix(s.resource)} from ${rv ?? 'now'}`);
+  } else {
+    const range = listRange(storagePrefix(s.resource), s.resource.namespaced ? s.req.namespace : undefined);
+    cancel = s.store.watch({ key: range.key, rangeEnd: range.rangeEnd, predicate: pred.predicate, resourceVersion: rv }, sink);
+    s.stage('Storage', `etcd watch ${range.key} from ${rv ?? 'now'}`);
+  }
   if (typeof q.timeoutSeconds === 'number' && q.timeoutSeconds > 0 && open) {
     timer = setTimer(q.timeoutSeconds * 1000, () => close());
   }

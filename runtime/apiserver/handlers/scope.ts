@@ -17,7 +17,8 @@ export interface Scope {
   resource: ResourceInfo;
   user: UserInfo;
   store: EtcdStore;
-  cache: WatchCache;
+  /** Undefined for resources the API server does not cache (events): they are served by etcd. */
+  cache: WatchCache | undefined;
   admission: AdmissionChain;
   admissionContext: AdmissionContext;
   strategy(): StrategyContext;

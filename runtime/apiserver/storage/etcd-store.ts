@@ -6,6 +6,8 @@
 import type { KubeObject, Status } from '../../api/index.ts';
 import type { EtcdClient, EtcdError, KeyValue, TxnResult, WithHeader } from '../../etcd/index.ts';
 import { decodeFromStorage, encodeForStorage } from '../encoding.ts';
+import type { ApiWatchEvent } from '../request.ts';
+import { watchEtcd, type DirectWatchRequest } from './etcd-watch.ts';
 
 export type StoreResult<T> = { ok: true; value: T } | { ok: false; status: Status };
 type Cb<T> = (r: StoreResult<T>) => void;
@@ -59,6 +61,11 @@ export class EtcdStore {
       }
       cb({ ok: true, value: { items, revision: revision ?? r.value.header.revision } });
     });
+  }
+
+  /** A watch served by etcd itself (resources without a watch cache); returns the cancel function. */
+  watch(req: DirectWatchRequest, sink: (ev: ApiWatchEvent) => void): () => void {
+    return watchEtcd(this.etcd, req, sink);
   }
 
   /** Creates the object if the key is absent; value undefined when it already exists. */
