@@ -159,3 +159,32 @@ export function decodeFromStorage(value: string, modRevision: number): KubeObjec
     return undefined;
   }
 }
+
+/**
+ * Decoded objects shared by every watch cache that reads the same stored value: the replicas of an
+ * HA control plane watch the same etcd values (one string, shared by the simulated members), so
+ * one frozen decoded object can stand for all of them instead of one copy per API server. Frozen,
+ * because a cached object must never be changed in place (the cacher hands the same object to every
+ * reader). Keyed by the value text; a hit must also have the same mod revision.
+ */
+const sharedDecoded = new Map<string, { rv: number; object: KubeObject }>();
+/** Enough to cover the lag between the replicas' watches during a burst of writes. */
+const SHARED_DECODED_MAX = 8192;
+
+/** decodeFromStorage for the watch cache: the same frozen object for the same value and revision. */
+export function decodeShared(value: string, modRevision: number): KubeObject | undefined {
+  const hit = sharedDecoded.get(value);
+  if (hit !== undefined && hit.rv === modRevision) return hit.object;
+  const object = decodeFromStorage(value, modRevision);
+  if (object === undefined) return undefined;
+  deepFreeze(object);
+  if (hit === undefined && sharedDecoded.size >= SHARED_DECODED_MAX) sharedDecoded.delete(sharedDecoded.keys().next().value!);
+  sharedDecoded.set(value, { rv: modRevision, object });
+  return object;
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}

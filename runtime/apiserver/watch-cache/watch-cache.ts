@@ -12,7 +12,7 @@ import {
 } from '../../api/index.ts';
 import type { EtcdClient, WatchEvent as EtcdEvent, WatchHandle as EtcdWatchHandle } from '../../etcd/index.ts';
 import { prefixEnd } from '../../etcd/index.ts';
-import { decodeFromStorage } from '../encoding.ts';
+import { decodeShared } from '../encoding.ts';
 import type { ApiWatchEvent } from '../request.ts';
 import { storagePrefix } from '../resources.ts';
 import { matches, type Predicate } from './filter.ts';
@@ -102,7 +102,7 @@ export class WatchCache {
       this.keysByTrigger?.clear();
       this.sortedKeys = undefined;
       for (const kv of r.value.kvs) {
-        const o = decodeFromStorage(kv.value, kv.modRevision);
+        const o = decodeShared(kv.value, kv.modRevision);
         if (o) this.setObject(kv.key, o, undefined);
       }
       this.rv = r.value.header.revision;
@@ -194,13 +194,13 @@ export class WatchCache {
     const prev = this.objects.get(ev.kv.key);
     let cached: CachedEvent;
     if (ev.type === 'DELETE') {
-      const last = prev ?? (ev.prevKv ? decodeFromStorage(ev.prevKv.value, ev.prevKv.modRevision) : undefined);
+      const last = prev ?? (ev.prevKv ? decodeShared(ev.prevKv.value, ev.prevKv.modRevision) : undefined);
       if (prev) this.deleteObject(ev.kv.key, prev);
       this.rv = rv;
       if (!last) return;
       cached = { type: 'DELETED', object: { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } }, prevObject: last, rv };
     } else {
-      const obj = decodeFromStorage(ev.kv.value, rv);
+      const obj = decodeShared(ev.kv.value, rv);
       this.rv = rv;
       if (!obj) return;
       this.setObject(ev.kv.key, obj, prev);
