@@ -77,9 +77,9 @@ async function heal(cluster: Cluster, state: FaultState): Promise<string> {
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.nextInt(xs.length)]!;
 
 const SINGLE_NODE_TARGETS = ['node:worker-1', 'node:cp-1', 'kubelet-worker-1', 'kubelet-cp-1', 'kube-proxy-worker-1', 'kube-scheduler-cp-1',
-  'kube-controller-manager-cp-1', 'kube-apiserver-cp-1', 'etcd-cp-1', 'node-lifecycle-controller-cp-1'];
+  'kube-controller-manager-cp-1', 'kube-apiserver-cp-1', 'etcd-cp-1'];
 /** Components a cut can separate from the API server (the API server's own etcd client included, via etcd-cp-1). */
-const CUT_FROM_APISERVER = ['kubelet-worker-1', 'kubelet-cp-1', 'kube-scheduler-cp-1', 'kube-controller-manager-cp-1', 'node-lifecycle-controller-cp-1', 'etcd-cp-1'];
+const CUT_FROM_APISERVER = ['kubelet-worker-1', 'kubelet-cp-1', 'kube-scheduler-cp-1', 'kube-controller-manager-cp-1', 'etcd-cp-1'];
 
 const SINGLE_NODE: ChaosSchedule = {
   cluster: { topology: 'single-node', workers: [{ images: [NGINX] }] },
@@ -95,7 +95,7 @@ const SINGLE_NODE: ChaosSchedule = {
 const CONTROL_PLANE = ['cp-1', 'cp-2', 'cp-3'];
 const WORKERS = ['worker-1', 'worker-2'];
 const HA_COMPONENTS = [
-  ...CONTROL_PLANE.flatMap((m) => [`kube-scheduler-${m}`, `kube-controller-manager-${m}`, `node-lifecycle-controller-${m}`]),
+  ...CONTROL_PLANE.flatMap((m) => [`kube-scheduler-${m}`, `kube-controller-manager-${m}`]),
   ...WORKERS.map((w) => `kubelet-${w}`), 'node:worker-1', 'node:worker-2',
 ];
 

@@ -2,7 +2,8 @@
 // on every visible machine a container runtime, a kubelet and kube-proxy (kubeadm runs them on
 // control-plane machines too; kube-proxy runs while its DaemonSet pod's container does); on every
 // control-plane machine a kube-scheduler and a kube-controller-manager, which elect one leader each
-// through their Leases (kubeadm's static pods), plus the node lifecycle controller (node-lifecycle.ts). Each is a named process with its real credentials and
+// through their Leases (kubeadm's static pods); the node lifecycle controller is one of the
+// controller manager's loops, as upstream. Each is a named process with its real credentials and
 // its own REST client endpoint, so faults.stopComponent / stopNode / partition reach it.
 import type { Kernel } from '../kernel/index.ts';
 import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
@@ -12,7 +13,6 @@ import { startKubelet, type StaticPodSource } from '../kubelet/index.ts';
 import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
 import { ALL_CONTROLLERS, controllerManagerClientSuffixes, startControllerManager, type ControllerName } from '../controllers/index.ts';
 import { ADMIN_CREDENTIALS, type Component } from './control-plane.ts';
-import { startNodeLifecycleProcess } from './node-lifecycle.ts';
 import { nodeObject, podCIDR } from './nodes.ts';
 import type { ClusterPlan, MachinePlan } from './options.ts';
 
@@ -156,12 +156,6 @@ function startControllerManagerOn(kernel: Kernel, plan: ClusterPlan, m: MachineP
     // every client endpoint of the incarnation (main + one per controller), so a partition cuts them all
     extraEndpoints: () => controllerManagerClientSuffixes(controllers).map((s) => `${kcmClient.options.name}.${kernel.process(kcm)?.incarnation ?? 0}.${s}`),
   }));
-  const nlc = `node-lifecycle-controller-${m.name}`;
-  startNodeLifecycleProcess(kernel, {
-    name: nlc, controllerManager: kcm, restClient: clientOf(nlc, KCM_CREDENTIALS),
-    serviceAccountClient: (credentials) => clientOf(nlc, credentials, 'node-controller'),
-  });
-  components.set(nlc, processComponent(kernel, nlc, m.name, 'node-lifecycle-controller', { extraEndpoints: () => [`${nlc}-node-controller-client`] }));
 }
 
 export function processComponent(

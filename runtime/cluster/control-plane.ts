@@ -20,7 +20,7 @@ import type { ClusterPlan } from './options.ts';
 export interface Component {
   name: string;
   machine?: string;
-  kind: 'etcd' | 'kube-apiserver' | 'load-balancer' | 'kubelet' | 'kube-proxy' | 'kube-scheduler' | 'kube-controller-manager' | 'node-lifecycle-controller'
+  kind: 'etcd' | 'kube-apiserver' | 'load-balancer' | 'kubelet' | 'kube-proxy' | 'kube-scheduler' | 'kube-controller-manager'
     | 'cloud-controller-manager';
   isUp(): boolean;
   stop(): void;

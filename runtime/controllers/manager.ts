@@ -20,8 +20,9 @@ import { startNamespaceController } from './namespace/start.ts';
 import { startServiceAccountController } from './serviceaccount/start.ts';
 import { startDaemonSetController } from './daemonset/start.ts';
 import { startPodGCController } from './podgc/start.ts';
+import { startHostedNodeLifecycleController } from './nodelifecycle/start.ts';
 
-export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc';
+export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle';
 
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
@@ -47,9 +48,10 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   replicaset: 'replicaset-controller', deployment: 'deployment-controller',
   endpointslice: 'endpointslice-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
   serviceaccount: 'service-account-controller', daemonset: 'daemon-set-controller', podgc: 'pod-garbage-collector',
+  nodelifecycle: 'node-controller',
 };
 /** Every controller this manager can run, in start order. */
-export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc'];
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle'];
 
 /** The suffixes of the client endpoints a manager incarnation uses ("main" plus one per controller). */
 export function controllerManagerClientSuffixes(controllers: readonly ControllerName[] = ALL_CONTROLLERS): string[] {
@@ -59,6 +61,7 @@ export function controllerManagerClientSuffixes(controllers: readonly Controller
 const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => HostedController>> = {
   endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
   serviceaccount: startServiceAccountController, daemonset: startDaemonSetController, podgc: startPodGCController,
+  nodelifecycle: startHostedNodeLifecycleController,
 };
 
 /** Starts kube-controller-manager as a kernel process and returns it (crash/restart it through the kernel). */
@@ -163,7 +166,7 @@ function startControllers(
     const startHosted = HOSTED[name];
     if (!startHosted) continue;
     const c = controllerClient(name);
-    const h = startHosted({ clock, client: c, recorder: recorder(name, c), informer, pods, log, ...common });
+    const h = startHosted({ clock, client: c, recorder: recorder(name, c), informer, informerClient: main, pods, log, isLive: ctx.isLive, ...common });
     stops.push(() => h.stop());
     log(`Started controller "${CONTROLLER_SERVICE_ACCOUNTS[name]}"`);
   }

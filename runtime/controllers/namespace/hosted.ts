@@ -6,13 +6,17 @@ import type { EventRecorder, RestClient, SharedInformer } from '../../client/ind
 import type { ControllerClock } from '../replicaset/controller.ts';
 
 export interface HostedControllerDeps {
-  clock: ControllerClock;
+  clock: ControllerClock & { every(intervalMs: number, fn: () => void): { cancel(): void } };
   client: RestClient;
   recorder: EventRecorder;
   /** A new informer on group/resource (all namespaces) over the manager's client; not started. */
   informer: <T extends KubeObject>(group: string, resource: string) => SharedInformer<T>;
   /** The manager's shared pod informer (started by the manager). */
   pods: SharedInformer<Pod>;
+  /** The manager's own client, for controllers that build their informers themselves. */
+  informerClient: RestClient;
+  /** False once the manager's process died: late callbacks then do nothing. */
+  isLive(): boolean;
   epochMs?: number;
   log: (line: string) => void;
 }

@@ -1,10 +1,22 @@
-// startNodeLifecycleController: the controller as its own kernel process (kube-controller-manager
-// runs it among its other loops; startControllerManager can host NodeLifecycleController directly).
+// The node lifecycle controller as kube-controller-manager hosts it (startHostedNodeLifecycleController,
+// one of the leader's loops, acting as system:serviceaccount:kube-system:node-controller), or as its
+// own kernel process for tests that need it alone (startNodeLifecycleController).
 // A crash loses the health records, so a restarted controller grants every node a fresh grace
 // period, as the real one does after a restart.
 import { createEventRecorder, type RestClient } from '../../client/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../../kernel/index.ts';
+import type { HostedController, HostedControllerDeps } from '../namespace/hosted.ts';
 import { NodeLifecycleController } from './controller.ts';
+
+/** kube-controller-manager's "nodelifecycle" controller (cmd/kube-controller-manager/app/core.go startNodeLifecycleController). */
+export function startHostedNodeLifecycleController(d: HostedControllerDeps): HostedController {
+  const controller = new NodeLifecycleController({
+    clock: d.clock, informerClient: d.informerClient, client: d.client, recorder: d.recorder, isLive: d.isLive,
+    log: (line) => d.log(`node-lifecycle-controller: ${line}`),
+  });
+  controller.start();
+  return { stop: () => controller.stop() };
+}
 
 export interface NodeLifecycleOptions {
   /** Process name, e.g. "node-lifecycle-controller". */
