@@ -5,10 +5,9 @@ import type { Status } from '../api/index.ts';
 import type { RestClient, RestPatchType, RestRequest, RestResponse } from '../client/index.ts';
 import type { KubeRequest, KubeResponse, KubeTransport, RawRequest, WatchEvent as KubeWatchEvent } from '../cli/index.ts';
 
-// --type json is sent as application/json-patch+json, which the API server accepts; RestPatchType
-// (runtime/client/rest/wire.ts) does not list it yet, hence the widening cast
+// kubectl patch --type: json is an RFC 6902 JSON Patch, merge an RFC 7386 merge patch
 const PATCH_TYPES: Record<string, RestPatchType> = {
-  json: 'application/json-patch+json' as string as RestPatchType,
+  json: 'application/json-patch+json',
   merge: 'application/merge-patch+json',
   strategic: 'application/strategic-merge-patch+json',
 };

@@ -33,7 +33,7 @@ export interface RestQuery {
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
 }
 
-export type RestPatchType = 'application/merge-patch+json' | 'application/strategic-merge-patch+json';
+export type RestPatchType = 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/json-patch+json';
 
 /** One call: a resource request, or a non-resource GET when `path` is set (/metrics, /readyz). */
 export interface RestRequest {
