@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareKeys, inRange, prefixEnd, rangesOverlap, utf8Length } from './keys.ts';
 
@@ -54,5 +55,23 @@ describe('inRange and rangesOverlap', () => {
     const expected = 11 + 200 * (2 + 3 + 1 + 4);
     expect([utf8Length(long), utf8Length(long), utf8Length(long.slice(0, -2) + '"}')]).toEqual([expected, expected, expected]);
     expect(utf8Length('a'.repeat(5000))).toBe(5000);
+  });
+});
+
+// replay a failure with FC_SEED=<seed> npm run test:unit -- runtime/etcd/mvcc/keys
+const envSeed = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.FC_SEED);
+const seed = Number.isFinite(envSeed) ? envSeed : 20261130;
+
+describe(`utf8Length agrees with an independent UTF-8 encoding (seed ${seed})`, () => {
+  it('for any string of valid code points, short or long (the memoized path)', () => {
+    const bytes = (s: string): number => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, 'x').length;
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), fc.nat(300), (s, pad) => {
+        const long = 'a'.repeat(pad) + s;
+        expect(utf8Length(s)).toBe(bytes(s));
+        expect(utf8Length(long)).toBe(bytes(long));
+      }),
+      { seed, numRuns: 300, verbose: 1 },
+    );
   });
 });

@@ -77,7 +77,12 @@ const MEMO_MIN_CHARS = 256;
 const MEMO_MAX_ENTRIES = 1024;
 const lengthMemo = new Map<string, number>();
 
+/** Any UTF-16 unit that is not ASCII (one UTF-8 byte each); the regexp scan is native, the loop is not. */
+const NON_ASCII = /[^\x00-\x7f]/;
+
 function countUtf8(s: string): number {
+  // JSON text is almost always pure ASCII: then its UTF-8 length is its length
+  if (!NON_ASCII.test(s)) return s.length;
   let bytes = 0;
   for (let i = 0; i < s.length; i++) {
     const unit = s.charCodeAt(i);
