@@ -1,5 +1,6 @@
 // Test support for service-allocation.ts: the plugin driven as the API server drives it (both
-// admission phases, then the store), over an in-memory IPAddress store behind a fake loopback and
+// admission phases, then the store, then the work the plugin deferred until the store answered,
+// with `failNextWrite` to make the store step fail), over an in-memory IPAddress store behind a fake loopback and
 // an in-memory RangeAllocation with GuaranteedUpdate's retry, so each table test sees what etcd
 // would hold. Used by service-node-ports.test.ts and service-ips.test.ts.
 import { resourceFor, type IPAddress, type KubeObject, type Service, type Status } from '../api/index.ts';
@@ -10,6 +11,8 @@ import { serviceAllocation } from './service-allocation.ts';
 import { ServiceIpAllocator } from './service-ips.ts';
 
 const SERVICES = resourceFor('', 'services')!;
+type Finish = Parameters<NonNullable<AdmissionAttributes['onFinish']>>[0];
+type WriteOutcome = Parameters<Finish>[0];
 
 /** The RangeAllocation "in etcd": `interfere` runs once between a try's read and its write (a lost race). */
 export class MemoryRange implements RangeAllocationStorage {
@@ -95,23 +98,60 @@ export function allocationHarness(o: { seed?: number; cidr?: string; staleCache?
     operation, resource: SERVICES, namespace: 'default', name, ...(object ? { object } : {}), ...(oldObject ? { oldObject } : {}),
     user: { username: 'admin', groups: [] } as unknown as AdmissionAttributes['user'], dryRun,
   });
+  // the handlers' part: the work admission deferred runs once "etcd" answered the write
+  let failures = 0;
+  const settle = (work: Finish[], outcome: WriteOutcome): void => {
+    let finished = 0;
+    for (const finish of work) finish(outcome, () => finished++);
+    if (finished !== work.length) throw new Error('a finish did not answer');
+  };
+  const admitted = (a: AdmissionAttributes, phases: readonly ('admit' | 'validate')[]): { work: Finish[]; error?: Status } => {
+    const work: Finish[] = [];
+    a.onFinish = (finish) => work.push(finish);
+    for (const phase of phases) {
+      const error = run(phase, a);
+      if (error) return { work, error };
+    }
+    return { work };
+  };
+  /** The store step of the next write fails (an etcd error, or a lost race: nothing is written). */
+  const failNextWrite = (count = 1): void => {
+    failures += count;
+  };
+  const storeFails = (): boolean => {
+    if (failures === 0) return false;
+    failures--;
+    return true;
+  };
   /** A write: both admission phases, then "etcd" stores it when nothing refused it. */
   const write = (operation: 'CREATE' | 'UPDATE', svc: Service, dryRun = false): { svc: Service; error?: Status } => {
     const name = svc.metadata.name ?? '';
     const old = stored.get(`default/${name}`);
-    const a = attrs(operation, name, svc, operation === 'UPDATE' ? old : undefined, dryRun);
-    const error = run('admit', a) ?? run('validate', a);
-    if (error) return { svc, error };
-    if (operation === 'CREATE' && old) return { svc, error: { message: 'AlreadyExists' } as Status };
-    if (!dryRun) stored.set(`default/${name}`, svc);
-    return { svc };
+    const { work, error } = admitted(attrs(operation, name, svc, operation === 'UPDATE' ? old : undefined, dryRun), ['admit', 'validate']);
+    const refusal = error ?? (operation === 'CREATE' && old ? { message: 'AlreadyExists' } as Status : undefined)
+      ?? (!dryRun && storeFails() ? { code: 500, message: 'etcdserver: request timed out' } as Status : undefined);
+    const deleted = !refusal && operation === 'UPDATE' && !!svc.metadata.deletionTimestamp && (svc.metadata.finalizers ?? []).length === 0;
+    if (!refusal && !dryRun) {
+      if (deleted) stored.delete(`default/${name}`);
+      else stored.set(`default/${name}`, svc);
+    }
+    settle(work, { committed: !refusal, deleted });
+    return refusal ? { svc, error: refusal } : { svc };
   };
-  const remove = (name: string): void => {
+  /** A delete: removed at once without finalizers, else only marked; `{ error }` when the store step failed. */
+  const remove = (name: string): { error?: Status } => {
     const old = stored.get(`default/${name}`);
-    run('validate', attrs('DELETE', name, undefined, old));
-    stored.delete(`default/${name}`);
+    const { work } = admitted(attrs('DELETE', name, undefined, old), ['validate']);
+    if (storeFails()) {
+      settle(work, { committed: false, deleted: false });
+      return { error: { code: 500, message: 'etcdserver: request timed out' } as Status };
+    }
+    const deleted = (old?.metadata.finalizers ?? []).length === 0;
+    if (deleted) stored.delete(`default/${name}`);
+    settle(work, { committed: true, deleted });
+    return {};
   };
-  return { range, ips, write, remove, stored };
+  return { range, ips, write, remove, stored, failNextWrite };
 }
 
 export function serviceOf(name: string, spec: Service['spec']): Service {

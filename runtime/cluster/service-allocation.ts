@@ -4,12 +4,22 @@
 // GuaranteedUpdate. Both live in etcd, so the three replicas never hand out the same value and an
 // etcd snapshot restore brings the allocations back with the Services.
 // mirrors pkg/registry/core/service/storage/alloc.go (allocateCreate: cluster IPs, then node
-// ports, the transaction reverted when a later step fails; allocateUpdate; releaseAllocatedResources)
-// and storage.go (beginCreate, beginUpdate, afterDelete).
+// ports; allocateUpdate; the transaction's Commit and Revert; releaseAllocatedResources) and
+// storage.go (beginCreate, beginUpdate and their FinishFunc, afterDelete).
 // Where it runs: the mutating phase only puts back the values an update left out (they must be
 // there for validation); the allocations happen in the validating phase, after validation and the
-// other plugins passed, so the only failure left after them is the etcd write itself (a create
-// whose name is taken is checked first with a quorum read and allocates nothing).
+// other plugins passed. Each write's allocations are a transaction settled once etcd answered the
+// write (AdmissionAttributes.onFinish, run by the write and delete handlers):
+// - create: what it took is given back unless the Service was stored (an etcd failure, the loser
+//   of two replicas creating the same name, a later refusal);
+// - update: what it newly took is given back unless stored (each GuaranteedUpdate try that lost its
+//   race too, before the next try allocates again); what it stops using (an IP when it becomes
+//   ExternalName, dropped node ports) goes back only once the update is stored;
+// - delete: everything goes back only once the Service is gone from etcd, i.e. after the delete,
+//   or after the update that removes the last finalizer; a failed delete keeps it all.
+// Upstream commits an update's transaction at the end of each tryUpdate, before its write, so a
+// lost race there leaks what the try took until the repair loop; ours waits for the write.
+// A dry run takes nothing and registers nothing.
 import { newInternalError, newInvalid, type Service, type ServiceSpec, type Status } from '../api/index.ts';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin, RangeAllocationStorage } from '../apiserver/index.ts';
 import { NodePortBitmap, rangeText, type PortRange } from '../network/index.ts';
@@ -48,10 +58,8 @@ export function serviceAllocation(o: ServiceAllocationOptions): AdmissionPlugin 
       if (!isServiceWrite(a)) return done();
       if (a.operation === 'CREATE') return allocateCreate(o, a, ctx, done);
       if (a.operation === 'UPDATE') return allocateUpdate(o, a, ctx, done);
-      // a Service with finalizers (a load balancer's cleanup) keeps its values until it is gone
-      const old = a.oldObject as Service | undefined;
-      if (a.dryRun || !old || (old.metadata.finalizers ?? []).length > 0) return done();
-      releaseAll(o, old, done);
+      releaseOnceDeleted(o, a);
+      done();
     },
   };
 }
@@ -60,17 +68,42 @@ function isServiceWrite(a: AdmissionAttributes): boolean {
   return a.resource.group === '' && a.resource.resource === 'services' && !a.subresource;
 }
 
+/** What one write took; the transaction's Revert gives exactly this back. */
+interface Taken {
+  ips: string[];
+  ports: number[];
+}
+
+/** The apiserver's AdmissionFinish: (outcome, done) once etcd answered the write. */
+type Finish = Parameters<NonNullable<AdmissionAttributes['onFinish']>>[0];
+
+/** Registers the write's transaction end; a dry run has nothing to settle. */
+function onStored(a: AdmissionAttributes, finish: Finish): void {
+  if (a.dryRun) return;
+  if (!a.onFinish) throw new Error('invariant violated: a Service write reports its storage result to admission (AdmissionAttributes.onFinish)');
+  a.onFinish(finish);
+}
+
+/** afterDelete: the Service's values go back once it is gone from etcd, not before. */
+function releaseOnceDeleted(o: ServiceAllocationOptions, a: AdmissionAttributes): void {
+  const old = a.oldObject as Service | undefined;
+  if (!old) return;
+  onStored(a, (outcome, done) => (outcome.committed && outcome.deleted ? release(o, takenBy(old), done) : done()));
+}
+
 /** allocateCreate: the create's name must be free (else it fails AlreadyExists and takes nothing). */
 function allocateCreate(o: ServiceAllocationOptions, a: AdmissionAttributes, ctx: AdmissionContext, done: (e?: Status) => void): void {
   const svc = a.object as Service;
   ctx.liveGet('', 'services', a.namespace, svc.metadata.name ?? '', (existing) => {
     if (existing) return done();
-    allocateIPs(o, svc, a.dryRun, ctx, (ipError, taken) => {
+    const taken: Taken = { ips: [], ports: [] };
+    // beginCreate's FinishFunc: Commit keeps what was taken, Revert gives it back
+    onStored(a, (outcome, fin) => (outcome.committed ? fin() : release(o, taken, fin)));
+    allocateIPs(o, svc, a.dryRun, ctx, (ipError, ips) => {
+      taken.ips = ips;
       if (ipError) return done(ipError);
-      updateNodePorts(o, svc, undefined, a.dryRun, (portError) => {
-        if (!portError) return done();
-        // the transaction's Revert: give back the IP this create took
-        for (const ip of taken) o.ips.release(ip);
+      updateNodePorts(o, svc, undefined, a.dryRun, (portError, ports) => {
+        taken.ports = ports;
         done(portError);
       });
     });
@@ -83,22 +116,34 @@ function allocateUpdate(o: ServiceAllocationOptions, a: AdmissionAttributes, ctx
   const old = a.oldObject as Service;
   if (svc.metadata.deletionTimestamp && (svc.metadata.finalizers ?? []).length === 0) {
     // the update that removes the last finalizer of a deleted Service deletes it
-    return a.dryRun ? done() : releaseAll(o, old, done);
+    releaseOnceDeleted(o, a);
+    return done();
   }
+  const taken: Taken = { ips: [], ports: [] };
+  // beginUpdate's FinishFunc: Commit gives back what the Service stops using, Revert what it took
+  onStored(a, (outcome, fin) => (outcome.committed ? release(o, dropped(svc, old), fin) : release(o, taken, fin)));
   const startsNeeding = needsClusterIP(svc) && !needsClusterIP(old);
-  const allocate = (then: (e: Status | undefined, taken: string[]) => void): void => (startsNeeding ? allocateIPs(o, svc, a.dryRun, ctx, then) : then(undefined, []));
-  allocate((ipError, taken) => {
+  const allocate = (then: (e: Status | undefined, ips: string[]) => void): void => (startsNeeding ? allocateIPs(o, svc, a.dryRun, ctx, then) : then(undefined, []));
+  allocate((ipError, ips) => {
+    taken.ips = ips;
     if (ipError) return done(ipError);
-    updateNodePorts(o, svc, old, a.dryRun, (portError) => {
-      if (portError) {
-        for (const ip of taken) o.ips.release(ip);
-        return done(portError);
-      }
-      const dropped = clusterIPsOf(old).filter((ip) => !clusterIPsOf(svc).includes(ip));
-      if (!a.dryRun) for (const ip of dropped) o.ips.release(ip);
-      done();
+    updateNodePorts(o, svc, old, a.dryRun, (portError, ports) => {
+      taken.ports = ports;
+      done(portError);
     });
   });
+}
+
+/** Everything a Service holds. */
+function takenBy(svc: Service): Taken {
+  return { ips: clusterIPsOf(svc), ports: nodePortsOf(svc.spec) };
+}
+
+/** What the stored update no longer uses of what the old Service held. */
+function dropped(svc: Service, old: Service): Taken {
+  const now = takenBy(svc);
+  const before = takenBy(old);
+  return { ips: before.ips.filter((ip) => !now.ips.includes(ip)), ports: before.ports.filter((p) => !now.ports.includes(p)) };
 }
 
 /**
@@ -142,29 +187,36 @@ function allocateIPs(
 /**
  * The node port change of a write, as one GuaranteedUpdate of the bitmap: each try works on a fresh
  * copy of the spec and of the stored bitmap (another replica may have written in between), and the
- * spec gets the ports only once the bitmap that holds them is written. A dry run reads the bitmap
- * and writes nothing.
+ * spec gets the ports only once the bitmap that holds them is written. It only takes ports (the
+ * ones it stops using go back when the write is stored) and answers which ones it took. A dry run
+ * reads the bitmap and writes nothing.
  */
-function updateNodePorts(o: ServiceAllocationOptions, svc: Service, old: Service | undefined, dryRun: boolean, done: (e?: Status) => void): void {
+function updateNodePorts(
+  o: ServiceAllocationOptions, svc: Service, old: Service | undefined, dryRun: boolean, done: (e: Status | undefined, taken: number[]) => void,
+): void {
   const pristine = JSON.stringify(svc.spec ?? {});
-  if (!hasNodePortWork(svc.spec, old?.spec)) return done();
+  if (!hasNodePortWork(svc.spec, old?.spec)) return done(undefined, []);
   const storage = o.nodePorts();
-  if (!storage) return done(newInternalError('the node port allocator is not ready'));
+  if (!storage) return done(newInternalError('the node port allocator is not ready'), []);
   let result: ServiceSpec | undefined;
+  let taken: number[] = [];
   const change = (snapshot: { range: string; data: string } | undefined): { range: string; data: string } | 'unchanged' | Status => {
+    const before = NodePortBitmap.fromSnapshot(o.portRange, snapshot?.data ?? '');
     const bitmap = NodePortBitmap.fromSnapshot(o.portRange, snapshot?.data ?? '');
     const spec = JSON.parse(pristine) as ServiceSpec;
     const error = applyNodePorts(bitmap, o.rng, spec, old?.spec, svc.metadata.name ?? '');
     if (error) return error;
     result = spec;
+    const held = new Set(before.ports());
+    taken = dryRun ? [] : bitmap.ports().filter((port) => !held.has(port));
     const next = bitmap.snapshot();
     if (dryRun || next === (snapshot?.data ?? '')) return 'unchanged';
     return { range: rangeText(o.portRange), data: next };
   };
   storage.update(change, (error) => {
-    if (error) return done(error);
+    if (error) return done(error, []);
     if (result) svc.spec = result;
-    done();
+    done(undefined, taken);
   });
 }
 
@@ -178,10 +230,22 @@ function hasNodePortWork(spec: ServiceSpec | undefined, old: ServiceSpec | undef
     || spec?.allocateLoadBalancerNodePorts !== old.allocateLoadBalancerNodePorts;
 }
 
-/** releaseAllocatedResources: the Service is gone, its IPs and node ports go back. */
-function releaseAll(o: ServiceAllocationOptions, old: Service, done: (e?: Status) => void): void {
-  for (const ip of clusterIPsOf(old)) o.ips.release(ip);
-  const ports = nodePortsOf(old.spec);
+/**
+ * releaseAllocatedResources, and the transaction's Revert: the IPAddresses are deleted, then the
+ * ports cleared in the bitmap. A failed release leaks the values until the repair loop (not
+ * simulated) would find them, as upstream's release errors are only logged.
+ */
+function release(o: ServiceAllocationOptions, taken: Taken, done: () => void): void {
+  const ips = [...taken.ips];
+  const nextIp = (): void => {
+    const ip = ips.shift();
+    if (ip !== undefined) return o.ips.release(ip, nextIp);
+    releasePorts(o, taken.ports, done);
+  };
+  nextIp();
+}
+
+function releasePorts(o: ServiceAllocationOptions, ports: readonly number[], done: () => void): void {
   const storage = o.nodePorts();
   if (ports.length === 0 || !storage) return done();
   storage.update((snapshot) => {
@@ -190,7 +254,7 @@ function releaseAll(o: ServiceAllocationOptions, old: Service, done: (e?: Status
     for (const port of ports) bitmap.release(port);
     const data = bitmap.snapshot();
     return data === snapshot.data ? 'unchanged' : { range: snapshot.range, data };
-  }, () => done()); // a failed release leaks the ports until the repair loop (not simulated) would find them
+  }, () => done());
 }
 
 /**

@@ -11,8 +11,9 @@
 //   is not in the valid range..." outside 30000-32767), both as spec.ports[i].nodePort errors.
 // - LoadBalancer Services with externalTrafficPolicy Local also get spec.healthCheckNodePort.
 // - An update keeps the ports the Service has (a client that left nodePort out gets the old one
-//   back, matched by port name), allocates new ones, and releases the ports it no longer uses;
-//   changing the type to ClusterIP drops the node ports. Deleting the Service releases them.
+//   back, matched by port name) and allocates new ones; the ports it no longer uses (all of them
+//   when the type goes back to ClusterIP) are released once the update is stored, and a deleted
+//   Service's once it is gone (service-allocation.ts settles both after the etcd write).
 import type { FieldError, ServicePort, ServiceSpec } from '../api/index.ts';
 import { newInternalError, newInvalid, type Status } from '../api/index.ts';
 import type { NodePortBitmap } from '../network/index.ts';
@@ -37,15 +38,13 @@ export function nodePortsOf(spec: ServiceSpec | undefined): number[] {
 
 /**
  * The node port part of a create (old undefined) or an update, against one snapshot of the bitmap:
- * fills spec's nodePorts and healthCheckNodePort, takes them in the bitmap, and gives back the
- * ports the old spec held that the new one no longer uses. Returns the refusal, if any (the caller
- * then throws the bitmap copy away: nothing was taken).
+ * fills spec's nodePorts and healthCheckNodePort and takes the new ones in the bitmap; the ports
+ * the old spec held stay taken (alloc.go's ReleaseDeferred: they go back when the update commits).
+ * Returns the refusal, if any (the caller then throws the bitmap copy away: nothing was taken).
  */
 export function applyNodePorts(bitmap: NodePortBitmap, rng: Rng, spec: ServiceSpec, old: ServiceSpec | undefined, name: string): Status | undefined {
   const error = allocatePorts(bitmap, rng, spec, old) ?? allocateHealthCheck(bitmap, rng, spec, old);
   if (error) return error.kind === 'invalid' ? newInvalid(SERVICE_KIND, name, [error.cause]) : newInternalError(error.message);
-  const keep = new Set(nodePortsOf(spec));
-  for (const port of nodePortsOf(old)) if (!keep.has(port)) bitmap.release(port);
   return undefined;
 }
 

@@ -18,7 +18,24 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;
+  /**
+   * Registers work for when this write's storage result is known: the REST store's FinishFunc
+   * (BeginCreate/BeginUpdate) and AfterDelete upstream. Set by the handlers that store after
+   * admission; a plugin that holds something for the write undoes it here when it was not stored.
+   */
+  onFinish?: (finish: AdmissionFinish) => void;
 }
+
+/** How a write ended, once etcd answered. */
+export interface WriteOutcome {
+  /** Stored (or, for a dry run, would have been); false when refused, lost to a race or failed in etcd. */
+  committed: boolean;
+  /** The object is gone from storage: a delete, or the update that removed its last finalizer. */
+  deleted: boolean;
+}
+
+/** Work deferred until the storage result is known; the response waits for `done`. */
+export type AdmissionFinish = (outcome: WriteOutcome, done: () => void) => void;
 
 /** What plugins may read: the replica's caches, with a live etcd read for cache misses. */
 export interface AdmissionContext {

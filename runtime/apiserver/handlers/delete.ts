@@ -10,6 +10,7 @@
 // Background cascading deletion of dependents (ownerReferences) is the garbage collector
 // controller's job, as upstream: the API server only deletes the object itself.
 import { apiVersionOf, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod } from '../../api/index.ts';
+import { AttemptsFinish, NOT_STORED, type WriteFinish } from '../admission/finish.ts';
 import { jsonClone } from '../encoding.ts';
 import { storagePrefix } from '../resources.ts';
 import type { Current, UpdateDecision } from '../storage/etcd-store.ts';
@@ -46,22 +47,24 @@ type DeleteResult = { object: KubeObject; deleted: boolean } | { status: ReturnT
 
 function deleteOne(s: Scope, namespace: string | undefined, name: string, done: (r: DeleteResult) => void): void {
   const key = keyOf(s, namespace, name);
+  // admission's deferred work (a Service's IPs and ports) runs once the delete is stored, or undone
+  const attempts = new AttemptsFinish();
   s.store.guaranteedUpdate(
     key,
-    (current, answer) => decideDelete(s, current, name, answer),
+    (current, answer) => attempts.nextAttempt((finish) => decideDelete(s, current, name, finish, answer)),
     (r) => {
-      if (!r.ok) return done({ status: r.status });
+      if (!r.ok) return attempts.settle(NOT_STORED, () => done({ status: r.status }));
       const obj = r.value.object!;
       s.stage('Storage', r.value.deleted ? `etcd txn delete ${key} at revision ${obj.metadata.resourceVersion}` : `etcd txn put ${key}: deletionTimestamp ${obj.metadata.deletionTimestamp ?? ''}`);
-      done({ object: obj, deleted: r.value.deleted });
+      attempts.settle({ committed: true, deleted: r.value.deleted }, () => done({ object: obj, deleted: r.value.deleted }));
     },
   );
 }
 
-function decideDelete(s: Scope, current: Current | undefined, name: string, answer: (d: UpdateDecision) => void): void {
+function decideDelete(s: Scope, current: Current | undefined, name: string, finish: WriteFinish, answer: (d: UpdateDecision) => void): void {
   if (!current) return answer({ action: 'abort', status: newNotFound(groupResource(s), name) });
   const cur = current.object;
-  runAdmission(s, 'validating', admissionAttributes(s, 'DELETE', name, undefined, cur), (err) => {
+  runAdmission(s, 'validating', finish.attach(admissionAttributes(s, 'DELETE', name, undefined, cur)), (err) => {
     if (err) return answer({ action: 'abort', status: err });
     const next = markForDeletion(s, cur);
     if (isDryRun(s)) return answer({ action: 'noop', object: next ?? cur });

@@ -4,8 +4,9 @@
 // (PrepareForCreate/Update), validation, validating admission, and the etcd write; a stale
 // resourceVersion is a 409 Conflict; an unchanged object is not written again.
 import {
-  newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod,
+  newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod, type Status,
 } from '../../api/index.ts';
+import { AttemptsFinish, NOT_STORED, STORED, WriteFinish } from '../admission/finish.ts';
 import { decodeBody, jsonClone } from '../encoding.ts';
 import { applyDefaults } from '../registry/defaults.ts';
 import { applyPatch, PATCH_TYPES, unsupportedPatchType } from '../registry/strategic-merge-patch.ts';
@@ -24,30 +25,34 @@ export function handleCreate(s: Scope): void {
   const nsError = fillNamespace(s, obj);
   if (nsError) return s.fail(nsError);
   applyDefaults(obj);
-  const attrs = admissionAttributes(s, 'CREATE', obj.metadata.name ?? '', obj);
+  // what admission took for this create is given back unless the create is stored
+  const finish = new WriteFinish();
+  const fail = (status: Status): void => finish.run(NOT_STORED, () => s.fail(status));
+  const created = (body: KubeObject): void => finish.run(STORED, () => s.respond(201, body, decoded.warnings));
+  const attrs = finish.attach(admissionAttributes(s, 'CREATE', obj.metadata.name ?? '', obj));
   runAdmission(s, 'mutating', attrs, (err) => {
-    if (err) return s.fail(err);
+    if (err) return fail(err);
     prepareForCreate(obj, s.strategy());
     const name = obj.metadata.name ?? '';
     attrs.name = name;
     const errs = validateCreate(obj, s.resource);
     s.stage('Validation', errs.length === 0 ? 'valid' : `${errs.length} field error(s)`, errs.length === 0);
-    if (errs.length > 0) return s.fail(newInvalid(groupKind(s), name, errs));
+    if (errs.length > 0) return fail(newInvalid(groupKind(s), name, errs));
     runAdmission(s, 'validating', attrs, (err2) => {
-      if (err2) return s.fail(err2);
-      if (isDryRun(s)) return s.respond(201, obj, decoded.warnings);
+      if (err2) return fail(err2);
+      if (isDryRun(s)) return created(obj);
       const key = keyOf(s, obj.metadata.namespace, name);
       s.store.create(key, obj, (r) => {
         if (!r.ok) {
           s.stage('Storage', `etcd txn create ${key} failed`, false);
-          return s.fail(r.status);
+          return fail(r.status);
         }
         if (!r.value) {
           s.stage('Storage', `etcd txn create ${key}: key exists`, false);
-          return s.fail(newAlreadyExists(groupResource(s), name));
+          return fail(newAlreadyExists(groupResource(s), name));
         }
         s.stage('Storage', `etcd txn create ${key} at revision ${r.value.metadata.resourceVersion}`);
-        s.respond(201, r.value, decoded.warnings);
+        created(r.value);
       });
     });
   });
@@ -134,22 +139,27 @@ function updateWith(s: Scope, expectedRv: string | undefined, build: Build, warn
   const name = s.req.name ?? '';
   const key = keyOf(s, s.req.namespace, name);
   const sub = s.req.subresource === 'scale' ? undefined : s.req.subresource;
+  const attempts = new AttemptsFinish();
   s.store.guaranteedUpdate(
     key,
-    (current, answer) => decideUpdate(s, current, expectedRv, build, sub, answer),
+    (current, answer) => attempts.nextAttempt((finish) => decideUpdate(s, current, expectedRv, build, sub, finish, answer)),
     (r) => {
       if (!r.ok) {
         s.stage('Storage', `update ${key} not written`, false);
-        return s.fail(r.status);
+        return attempts.settle(NOT_STORED, () => s.fail(r.status));
       }
       const obj = r.value.object!;
       s.stage('Storage', r.value.deleted ? `etcd txn delete ${key} (last finalizer removed)` : `etcd txn put ${key} at revision ${obj.metadata.resourceVersion}`);
-      s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : obj, warnings);
+      attempts.settle({ committed: true, deleted: r.value.deleted }, () => {
+        s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : obj, warnings);
+      });
     },
   );
 }
 
-function decideUpdate(s: Scope, current: Current | undefined, expectedRv: string | undefined, build: Build, sub: string | undefined, answer: (d: UpdateDecision) => void): void {
+function decideUpdate(
+  s: Scope, current: Current | undefined, expectedRv: string | undefined, build: Build, sub: string | undefined, finish: WriteFinish, answer: (d: UpdateDecision) => void,
+): void {
   const name = s.req.name ?? '';
   if (!current) return answer({ action: 'abort', status: newNotFound(groupResource(s), name) });
   const cur = current.object;
@@ -158,7 +168,7 @@ function decideUpdate(s: Scope, current: Current | undefined, expectedRv: string
   if ('error' in built) return answer({ action: 'abort', status: built.error });
   const next = built.object;
   prepareForUpdate(next, cur, sub);
-  const attrs = admissionAttributes(s, 'UPDATE', name, next, cur);
+  const attrs = finish.attach(admissionAttributes(s, 'UPDATE', name, next, cur));
   runAdmission(s, 'mutating', attrs, (err) => {
     if (err) return answer({ action: 'abort', status: err });
     const errs = validateUpdate(next, cur, s.resource);
