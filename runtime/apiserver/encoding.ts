@@ -63,6 +63,18 @@ export function jsonSize(value: unknown): number {
   }
 }
 
+/** Request bodies freshly parsed from the wire, with the length of their text (see adoptWireBody). */
+const wireBodies = new WeakMap<object, number>();
+
+/**
+ * Marks a body the server just parsed from a request's text: nobody else holds it, so decodeBody may
+ * decode it in place instead of copying it, and its size is its text's length (what the real limit
+ * measures) instead of a second serialization.
+ */
+export function adoptWireBody(body: unknown, textLength: number): void {
+  if (isPlainObject(body)) wireBodies.set(body, textLength);
+}
+
 /** Decodes a request body into an object of resource `r`. */
 export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Strict' | 'Warn' | 'Ignore' = 'Warn'): DecodeResult {
   const expected = apiVersionOf(r);
@@ -70,10 +82,13 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
     ok: false,
     status: newBadRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`),
   });
-  if (jsonSize(body) > MAX_REQUEST_BODY_BYTES) {
+  const wireLength = isPlainObject(body) ? wireBodies.get(body) : undefined;
+  if ((wireLength ?? jsonSize(body)) > MAX_REQUEST_BODY_BYTES) {
     return { ok: false, status: { ...newBadRequest(`Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`), code: 413, reason: 'RequestEntityTooLarge' } };
   }
-  const copy = jsonClone(body);
+  // a wire body is decoded in place, once; anything else is copied, since the caller still holds it
+  if (wireLength !== undefined) wireBodies.delete(body as object);
+  const copy = wireLength !== undefined ? body : jsonClone(body);
   if (!isPlainObject(copy)) return cannotHandle(`json: cannot unmarshal ${jsonType(copy)} into Go value of type struct`);
   if (copy.apiVersion !== undefined && copy.apiVersion !== expected) {
     if (typeof copy.apiVersion !== 'string') return cannotHandle(typeError(copy.apiVersion, 'TypeMeta.apiVersion', 'string'));

@@ -8,6 +8,7 @@
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
 import { ApiServer, requestURI, type ApiServerOptions } from './api-server.ts';
+import { adoptWireBody } from './encoding.ts';
 import type { ApiRequest, ApiResponse, ApiWatchEvent, ApiWatchHandle } from './request.ts';
 
 /** A request on the wire: ApiRequest with its body as JSON text. */
@@ -45,7 +46,9 @@ export function decodeWireRequest(wire: WireRequest): ApiRequest | { badRequest:
   const { bodyJson, ...rest } = wire;
   if (bodyJson === undefined) return rest;
   try {
-    return { ...rest, body: JSON.parse(bodyJson) as unknown };
+    const body = JSON.parse(bodyJson) as unknown;
+    adoptWireBody(body, bodyJson.length);
+    return { ...rest, body };
   } catch (e) {
     return { badRequest: `error decoding request body: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -115,15 +118,6 @@ export function startApiServerReplica(kernel: Kernel, options: ApiServerReplicaO
 /** Wires one incarnation's message handler: requests, watch streams, pings. */
 function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
   const streams = new Map<string, { handle: ApiWatchHandle; lastSeq: () => number }>();
-  const eventText = new WeakMap<object, string>();
-  const encodeEvent = (ev: ApiWatchEvent): string => {
-    let objectJson = eventText.get(ev.object);
-    if (objectJson === undefined) {
-      objectJson = JSON.stringify(ev.object);
-      eventText.set(ev.object, objectJson);
-    }
-    return `{"type":"${ev.type}","object":${objectJson}}`;
-  };
   ctx.onMessage((msg: unknown, from: string) => {
     if (!isApiWireMessage(msg)) return;
     const key = `${from}#${msg.id}`;
@@ -163,6 +157,19 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
         return;
     }
   });
+}
+
+/**
+ * The text of a watch event, built once per (type, object) and shared by every watcher of every
+ * replica: the replicas' watch caches share their frozen objects, and the same string for the same
+ * event lets clients find it in their decode memo by identity instead of rehashing a copy.
+ */
+const eventTexts = new WeakMap<object, Partial<Record<ApiWatchEvent['type'], string>>>();
+
+function encodeEvent(ev: ApiWatchEvent): string {
+  let texts = eventTexts.get(ev.object);
+  if (texts === undefined) eventTexts.set(ev.object, (texts = {}));
+  return (texts[ev.type] ??= `{"type":"${ev.type}","object":${JSON.stringify(ev.object)}}`);
 }
 
 function encodeResponse(id: number, res: ApiResponse): ApiWireMessage {

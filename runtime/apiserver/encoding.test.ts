@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { RESOURCES } from '../api/index.ts';
+import { adoptWireBody, decodeBody, MAX_REQUEST_BODY_BYTES } from './encoding.ts';
+
+const configMaps = RESOURCES.find((r) => r.resource === 'configmaps' && r.group === '')!;
+const body = () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' }, extra: 1 });
+
+describe('decodeBody: wire bodies are decoded in place, once; others are copied', () => {
+  it('a body the caller still holds is copied: the caller never sees the decoding changes', () => {
+    const mine = body();
+    const r = decodeBody(mine, configMaps);
+    expect(r.ok && r.object).not.toBe(mine);
+    expect(mine.extra).toBe(1);
+    expect(r.ok && r.warnings).toEqual(['unknown field "extra"']);
+  });
+
+  it('a body parsed from a request text is adopted: decoded in place, and only the first time', () => {
+    const wire = body();
+    adoptWireBody(wire, JSON.stringify(wire).length);
+    const first = decodeBody(wire, configMaps);
+    expect(first.ok && first.object).toBe(wire);
+    expect('extra' in wire).toBe(false);
+    const second = decodeBody(wire, configMaps);
+    expect(second.ok && second.object).not.toBe(wire);
+  });
+
+  it('the size limit applies to the request text of a wire body (413 RequestEntityTooLarge)', () => {
+    const wire = body();
+    adoptWireBody(wire, MAX_REQUEST_BODY_BYTES + 1);
+    const r = decodeBody(wire, configMaps);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.status).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge' });
+  });
+});
