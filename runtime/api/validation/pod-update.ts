@@ -3,12 +3,14 @@
 // may change, activeDeadlineSeconds may only be set or lowered, tolerations may only be added (an
 // existing one may change only its tolerationSeconds), terminationGracePeriodSeconds may go from
 // negative to 1; the spec with those fields taken from the old pod must equal the old spec.
-// Upstream appends go-cmp's diff of the two specs to the Forbidden message; we append a list of
-// the changed fields instead (go-cmp's exact output is not reproduced).
+// Like upstream, the Forbidden message ends with go-cmp's diff of the old spec and the new one
+// (cmp.Diff(oldPod.Spec, mungedPodSpec)): see go-cmp-diff.ts for what that diff covers.
 import { Path } from '../field/path.ts';
 import { forbidden, invalid, required, type FieldError } from '../field/errors.ts';
 import { Quantity } from '../resource/quantity.ts';
 import type { Container, Pod, PodSpec, Toleration } from '../types/core.ts';
+import { goCmpDiff } from './go-cmp-diff.ts';
+import { POD_SPEC, toGoValue } from './pod-spec-go.ts';
 
 const MAX_INT32 = 2_147_483_647;
 
@@ -37,7 +39,8 @@ export function validatePodUpdate(next: Pod, old: Pod): FieldError[] {
   // apiequality.Semantic compares quantities by value: "1000m" and "1" are the same CPU
   const [before, after] = [byValue(old.spec), byValue(munged)];
   if (!sameJson(after, before)) {
-    errs.push(forbidden(spec, `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}\n${changedFields(before, after)}`));
+    const diff = goCmpDiff(toGoValue(old.spec, POD_SPEC), toGoValue(munged, POD_SPEC));
+    errs.push(forbidden(spec, `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}\n${diff}`));
   }
   return errs;
 }
@@ -109,17 +112,4 @@ function canonical(v: unknown): string {
     return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
   }
   return JSON.stringify(v);
-}
-
-/** Each changed leaf as "- path: old" / "+ path: new" lines. */
-function changedFields(old: unknown, next: unknown, path = 'spec', out: string[] = []): string {
-  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (isObj(old) && isObj(next)) {
-    for (const k of [...new Set([...Object.keys(old), ...Object.keys(next)])].sort()) changedFields(old[k], next[k], `${path}.${k}`, out);
-  } else if (Array.isArray(old) && Array.isArray(next) && old.length === next.length) {
-    old.forEach((o, i) => changedFields(o, next[i], `${path}[${i}]`, out));
-  } else if (canonical(old) !== canonical(next)) {
-    out.push(`- ${path}: ${old === undefined ? '<unset>' : canonical(old)}`, `+ ${path}: ${next === undefined ? '<unset>' : canonical(next)}`);
-  }
-  return out.join('\n');
 }
