@@ -9,7 +9,7 @@
 // and every 10 s of wall time) and peak RSS (VmHWM, which covers the synchronous boot too).
 // Budgets: SCALE_BUDGET_S (default 1800 s per size); SCALE=1000 or SCALE=5000 runs one size.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const name = 'cluster-scale';
@@ -39,7 +39,9 @@ function peakRssMB(pid: number): number {
 }
 
 function runSize(nodes: number, pods: number, budgetMs: number): Promise<Record<string, number | string>> {
-  const worker = resolve(import.meta.dirname, 'scale-worker.ts');
+  // scripts/bench.ts bundles the worker beside this module; run from source, it is the .ts file
+  const bundledWorker = resolve(import.meta.dirname, 'scale-worker.mjs');
+  const worker = existsSync(bundledWorker) ? bundledWorker : resolve(import.meta.dirname, 'scale-worker.ts');
   const child = spawn(process.execPath, [...process.execArgv, worker, String(nodes), String(pods)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const started = performance.now();
   let last: Progress | undefined;
