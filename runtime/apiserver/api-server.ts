@@ -435,14 +435,15 @@ export class ApiServer implements ApiEndpoint {
   }
 
   private newAudit(req: ApiRequest, startMs: number): AuditEvent {
+    const uri = requestURI(req);
     const e: AuditEvent = {
       auditID: `${this.name}-${this.nextAuditId++}`,
       server: this.name,
-      requestURI: requestURI(req),
+      requestURI: uri,
       verb: String(req?.verb),
       annotations: {},
       requestReceivedMs: startMs,
-      stages: [{ stage: 'RequestReceived', atMs: startMs, detail: requestURI(req), ok: true }],
+      stages: [{ stage: 'RequestReceived', atMs: startMs, detail: uri, ok: true }],
     };
     if (req?.path === undefined && req?.resource !== undefined) {
       const ref: NonNullable<AuditEvent['objectRef']> = { resource: req.resource, apiGroup: req.group ?? '' };
