@@ -78,6 +78,7 @@ export {
 } from './validation/common.ts';
 export { validatePodSpec, validateResources } from './validation/pod.ts';
 export { validatePodUpdate, UPDATABLE_POD_SPEC_FIELDS } from './validation/pod-update.ts';
+export { validateResourceQuota } from './validation/resource-quota.ts';
 export {
   DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS,
   HIGHEST_USER_DEFINABLE_PRIORITY,

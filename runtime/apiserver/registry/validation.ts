@@ -7,7 +7,7 @@
 import {
   Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
   labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject, type Pod,
-  type ResourceInfo, validatePodUpdate, validatePriorityClass, validatePriorityClassUpdate,
+  type ResourceInfo, validatePodUpdate, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota,
 } from '../../api/index.ts';
 
 type Obj = Record<string, unknown>;
@@ -163,6 +163,7 @@ const KIND_VALIDATORS: Record<string, (o: Obj) => FieldError[]> = {
   ReplicaSet: (o) => validateReplicated(o, ['Always']),
   DaemonSet: (o) => validateReplicated(o, ['Always']),
   PriorityClass: (o) => validatePriorityClass(o),
+  ResourceQuota: (o) => validateResourceQuota(o),
 };
 
 /** Every error for a new object of resource `r`. */

@@ -1,15 +1,16 @@
 // ResourceQuota: a create that would push a namespace over a ResourceQuota's hard limits is refused.
 // mirrors plugin/pkg/admission/resourcequota/controller.go (checkRequest) and its message
 // "exceeded quota: <name>, requested: <r>, used: <u>, limited: <l>".
+// A quota with scopes or a scopeSelector (PriorityClass, BestEffort, Terminating...) counts only the
+// pods that match them: see quota-scopes.ts.
 // Differs from upstream: usage is counted from the replica's cache on every request (upstream
 // reads status.used, kept by the quota controller, and increments it in the same admission call).
 import { Quantity, type KubeObject, type Pod } from '../../../api/index.ts';
 import { admissionForbidden } from '../forbidden.ts';
+import { isTerminalPod, quotaCounts, type QuotaScopes } from './quota-scopes.ts';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types.ts';
 
 type Usage = Map<string, Quantity>;
-
-const TERMINAL = new Set(['Succeeded', 'Failed']);
 
 function parse(v: unknown): Quantity | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
@@ -43,10 +44,10 @@ function usageOf(obj: KubeObject, a: AdmissionAttributes): Usage {
   return u;
 }
 
-function used(ctx: AdmissionContext, a: AdmissionAttributes): Usage {
+function used(ctx: AdmissionContext, a: AdmissionAttributes, scopes: QuotaScopes | undefined): Usage {
   const total: Usage = new Map();
   for (const o of ctx.cachedList(a.resource.group, a.resource.resource, a.namespace!)) {
-    if (TERMINAL.has((o as Pod).status?.phase ?? '')) continue;
+    if (isTerminalPod(o) || !quotaCounts(scopes, a.resource.group, a.resource.resource, o)) continue;
     for (const [k, v] of usageOf(o, a)) add(total, k, v);
   }
   return total;
@@ -61,10 +62,13 @@ export const resourceQuota: AdmissionPlugin = {
     const quotas = ctx.cachedList('', 'resourcequotas', a.namespace);
     if (quotas.length === 0) return done();
     const requested = usageOf(a.object, a);
-    const current = used(ctx, a);
     for (const quota of quotas) {
-      const hard = ((quota as { spec?: { hard?: Record<string, unknown> } }).spec?.hard ?? {}) as Record<string, unknown>;
+      const spec = (quota as { spec?: QuotaScopes & { hard?: Record<string, unknown> } }).spec;
+      if (!quotaCounts(spec, a.resource.group, a.resource.resource, a.object)) continue;
+      const hard = spec?.hard ?? {};
       const names = Object.keys(hard).filter((n) => requested.has(n)).sort();
+      if (names.length === 0) continue;
+      const current = used(ctx, a, spec);
       const exceeded = names.filter((n) => {
         const limit = parse(hard[n]);
         return limit !== undefined && (current.get(n) ?? Quantity.fromInt(0)).add(requested.get(n)!).cmp(limit) > 0;
