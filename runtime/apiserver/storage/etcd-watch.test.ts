@@ -14,14 +14,14 @@ describe('events have no watch cache: reads and watches go to etcd (DefaultWatch
     h.admin({ verb: 'create', resource: 'events', namespace: 'default', body: event('a.1', 'a') });
     const w = h.watch({ resource: 'events', namespace: 'default' });
     h.kernel.runFor(10);
-    expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED a.1']);
+    expect(w.events.map((e) => `${e.type} ${(e.object as KubeObject).metadata.name}`)).toEqual(['ADDED a.1']);
     const b = h.admin({ verb: 'create', resource: 'events', namespace: 'default', body: event('b.1', 'b') }).body as KubeObject;
     h.admin({ verb: 'update', resource: 'events', namespace: 'default', name: 'b.1', body: { ...b, count: 2 } });
     h.admin({ verb: 'delete', resource: 'events', namespace: 'default', name: 'a.1' });
     h.kernel.runFor(10);
-    expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED a.1', 'ADDED b.1', 'MODIFIED b.1', 'DELETED a.1']);
-    const deleted = w.events[3]!.object;
-    expect(Number(deleted.metadata.resourceVersion)).toBeGreaterThan(Number(w.events[2]!.object.metadata.resourceVersion));
+    expect(w.events.map((e) => `${e.type} ${(e.object as KubeObject).metadata.name}`)).toEqual(['ADDED a.1', 'ADDED b.1', 'MODIFIED b.1', 'DELETED a.1']);
+    const deleted = w.events[3]!.object as KubeObject;
+    expect(Number(deleted.metadata.resourceVersion)).toBeGreaterThan(Number((w.events[2]!.object as KubeObject).metadata.resourceVersion));
   });
 
   it('a field selector on involvedObject.name: events of other objects never arrive', () => {
@@ -30,7 +30,7 @@ describe('events have no watch cache: reads and watches go to etcd (DefaultWatch
     h.admin({ verb: 'create', resource: 'events', namespace: 'default', body: event('db.1', 'db') });
     h.admin({ verb: 'create', resource: 'events', namespace: 'default', body: event('web.1', 'web') });
     h.kernel.runFor(10);
-    expect(w.events.map((e) => e.object.metadata.name)).toEqual(['web.1']);
+    expect(w.events.map((e) => (e.object as KubeObject).metadata.name)).toEqual(['web.1']);
   });
 
   it('resuming from a compacted resourceVersion ends with 410 Expired', () => {
