@@ -129,7 +129,10 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     const refused = await cluster.kubectl('apply -f -', { stdin: moreMemory });
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/^The Pod "frontend" is invalid: spec: Forbidden: pod updates may not change fields other than `spec\.containers\[\*\]\.image`,/);
-    expect(refused.stderr).toContain('\n+ spec.containers[0].resources.limits.memory: "256Mi"\n');
+    // followed by go-cmp's diff of the specs, as upstream
+    expect(refused.stderr).toContain('\n  core.PodSpec{\n');
+    expect(refused.stderr).toContain('\n- \t\t\t\t\ts"memory": {i: resource.int64Amount{value: 134217728}, s: "128Mi", Format: "BinarySI"},\n');
+    expect(refused.stderr).toContain('\n+ \t\t\t\t\ts"memory": {i: resource.int64Amount{value: 268435456}, s: "256Mi", Format: "BinarySI"},\n');
   });
 
   it('forbids a user without rights to delete in kube-system (impersonated with --as)', async () => {

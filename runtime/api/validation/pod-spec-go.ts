@@ -138,7 +138,7 @@ export const POD_SPEC: Schema = {
 };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const camel = (k: string): string => k.charAt(0).toUpperCase() + k.slice(1);
+const camel = (k: string): string => (k === 'apiVersion' ? 'APIVersion' : k.charAt(0).toUpperCase() + k.slice(1));
 /** Go type names of the generic members met most (the kube-api-access projected volume). */
 const GENERIC_TYPES: Record<string, string> = {
   Sources: 'VolumeProjection', Items: 'KeyToPath', ServiceAccountToken: 'ServiceAccountTokenProjection', ConfigMap: 'ConfigMapProjection',
