@@ -8,7 +8,8 @@
 //   kubelet finishes the deletion with gracePeriodSeconds=0;
 // - a namespace goes Terminating until the namespace controller empties spec.finalizers.
 // Background cascading deletion of dependents (ownerReferences) is the garbage collector
-// controller's job, as upstream: the API server only deletes the object itself.
+// controller's job, as upstream: the API server only deletes the object itself. The work admission
+// deferred (AdmissionAttributes.onFinish) runs once etcd answered, like AfterDelete upstream.
 import { apiVersionOf, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod } from '../../api/index.ts';
 import { AttemptsFinish, NOT_STORED, type WriteFinish } from '../admission/finish.ts';
 import { jsonClone } from '../encoding.ts';

@@ -2,7 +2,9 @@
 // mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go, update.go, patch.go and
 // registry/generic/registry/store.go (Create, Update): mutating admission, then the strategy
 // (PrepareForCreate/Update), validation, validating admission, and the etcd write; a stale
-// resourceVersion is a 409 Conflict; an unchanged object is not written again.
+// resourceVersion is a 409 Conflict; an unchanged object is not written again. The work admission
+// deferred (AdmissionAttributes.onFinish, admission/finish.ts) runs with the write's outcome before
+// the answer: not stored after a refusal, an etcd error, a taken name or each lost GuaranteedUpdate try.
 import {
   newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod, type Status,
 } from '../../api/index.ts';
