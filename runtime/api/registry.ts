@@ -90,6 +90,9 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
     subresources: ['token'],
   }),
   info('Event', 'events', '', 'v1', true, { shortNames: ['ev'] }),
+  // pkg/registry/core/limitrange and resourcequota storage: short names "limits" and "quota"
+  info('LimitRange', 'limitranges', '', 'v1', true, { shortNames: ['limits'] }),
+  info('ResourceQuota', 'resourcequotas', '', 'v1', true, { shortNames: ['quota'], subresources: ['status'] }),
   info('Deployment', 'deployments', 'apps', 'v1', true, {
     shortNames: ['deploy'],
     categories: ['all'],

@@ -4,30 +4,12 @@
 // (nodes under /registry/minions, services under /registry/services/specs).
 import { RESOURCES, resourceFor, type ResourceInfo } from '../api/index.ts';
 
-/**
- * TEMPORARY ADAPTER: LimitRange and ResourceQuota are not in runtime/api's kind registry yet, but
- * the LimitRanger and ResourceQuota admission plugins read them. Remove once runtime/api lists them.
- */
-const EXTRA_RESOURCES: readonly ResourceInfo[] = Object.freeze([
-  extra('LimitRange', 'limitranges', ['limits']),
-  extra('ResourceQuota', 'resourcequotas', ['quota'], ['status']),
-]);
-
-function extra(kind: string, resource: string, shortNames: string[], subresources: string[] = []): ResourceInfo {
-  return Object.freeze({
-    kind, resource, singular: kind.toLowerCase(), group: '', version: 'v1', namespaced: true,
-    shortNames: Object.freeze(shortNames), categories: Object.freeze([]),
-    verbs: Object.freeze(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']),
-    subresources: Object.freeze(subresources),
-  });
-}
-
 /** Every resource served, in discovery order. */
-export const SERVED_RESOURCES: readonly ResourceInfo[] = Object.freeze([...RESOURCES, ...EXTRA_RESOURCES]);
+export const SERVED_RESOURCES: readonly ResourceInfo[] = RESOURCES;
 
 /** Resolves a group and plural resource name to what we serve. */
 export function servedResource(group: string, resource: string): ResourceInfo | undefined {
-  return resourceFor(group, resource) ?? EXTRA_RESOURCES.find((r) => r.group === group && r.resource === resource);
+  return resourceFor(group, resource);
 }
 
 /** Historic etcd prefixes that differ from the resource name. */

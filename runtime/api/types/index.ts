@@ -2,6 +2,7 @@
 export type * from './meta.ts';
 export type * from './status.ts';
 export type * from './core.ts';
+export type * from './quota.ts';
 export type * from './apps.ts';
 export type * from './discovery.ts';
 export type * from './events.ts';

@@ -40,3 +40,38 @@ describe('validateResourceQuota', () => {
     expect(texts(spec)).toEqual(want);
   });
 });
+
+// spec.hard names and quantities: TestValidateResourceQuota's invalid cases (invalid-quota-resource,
+// negative values, fractional object counts) with ValidateResourceQuotaResourceName's texts.
+describe('validateResourceQuota spec.hard', () => {
+  it.each<[string, Record<string, string>]>([
+    ['standard compute and object counts', { pods: '10', 'requests.cpu': '1500m', 'limits.memory': '2Gi', cpu: '1', services: '3' }],
+    ['count/<resource>.<group>', { 'count/deployments.apps': '2', 'count/configmaps': '4' }],
+    ['hugepages', { 'requests.hugepages-2Mi': '1Gi' }],
+    ['zero', { pods: '0' }],
+  ])('accepts %s', (_name, hard) => {
+    expect(texts({ hard })).toEqual([]);
+  });
+
+  it.each<[string, Record<string, string>, string[]]>([
+    ['an unknown unqualified name', { foo: '1' }, [
+      'spec.hard[foo]: Invalid value: "foo": must be a standard resource type or fully qualified',
+      'spec.hard[foo]: Invalid value: "foo": must be a standard resource for quota',
+    ]],
+    ['storage (a standard resource, but not a quota one)', { storage: '1Gi' }, ['spec.hard[storage]: Invalid value: "storage": must be a standard resource for quota']],
+    ['a negative quantity', { 'requests.cpu': '-1' }, ['spec.hard[requests.cpu]: Invalid value: "-1": must be greater than or equal to 0']],
+    ['a fractional pod count', { pods: '1500m' }, ['spec.hard[pods]: Invalid value: "1500m": must be an integer']],
+    ['a fractional count/ quota', { 'count/secrets': '0.5' }, ['spec.hard[count/secrets]: Invalid value: "500m": must be an integer']],
+    ['a malformed name (IsQualifiedName reports an empty name part twice)', { 'count/': '1' }, [
+      'spec.hard[count/]: Invalid value: "count/": name part must be non-empty',
+      'spec.hard[count/]: Invalid value: "count/": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
+    ]],
+    ['errors in name order', { 'zz': '1', pods: '-2' }, [
+      'spec.hard[pods]: Invalid value: "-2": must be greater than or equal to 0',
+      'spec.hard[zz]: Invalid value: "zz": must be a standard resource type or fully qualified',
+      'spec.hard[zz]: Invalid value: "zz": must be a standard resource for quota',
+    ]],
+  ])('refuses %s', (_name, hard, want) => {
+    expect(texts({ hard })).toEqual(want);
+  });
+});

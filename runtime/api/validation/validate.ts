@@ -15,6 +15,8 @@ import {
 } from './common.ts';
 import { validatePod } from './pod.ts';
 import { validatePriorityClass } from './scheduling.ts';
+import { validateLimitRange } from './limit-range.ts';
+import { validateResourceQuota } from './resource-quota.ts';
 import { nameIsCanonicalIP } from './networking.ts';
 import { validateDaemonSet, validateDeployment, validateReplicaSet } from './apps.ts';
 import {
@@ -42,6 +44,8 @@ const RULES: Record<string, KindRules> = {
   ConfigMap: { nameFn: nameIsDNSSubdomain, spec: validateConfigMap },
   ServiceAccount: { nameFn: nameIsDNSSubdomain },
   Event: { nameFn: nameIsDNSSubdomain },
+  LimitRange: { nameFn: nameIsDNSSubdomain, spec: validateLimitRange },
+  ResourceQuota: { nameFn: nameIsDNSSubdomain, spec: validateResourceQuota },
   Deployment: { nameFn: nameIsDNSSubdomain, spec: validateDeployment },
   ReplicaSet: { nameFn: nameIsDNSSubdomain, spec: validateReplicaSet },
   DaemonSet: { nameFn: nameIsDNSSubdomain, spec: validateDaemonSet },

@@ -8,6 +8,7 @@ import {
   Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
   labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject, type Pod,
   type ResourceInfo, validatePodUpdate, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota,
+  validateLimitRange,
 } from '../../api/index.ts';
 
 type Obj = Record<string, unknown>;
@@ -164,6 +165,7 @@ const KIND_VALIDATORS: Record<string, (o: Obj) => FieldError[]> = {
   DaemonSet: (o) => validateReplicated(o, ['Always']),
   PriorityClass: (o) => validatePriorityClass(o),
   ResourceQuota: (o) => validateResourceQuota(o),
+  LimitRange: (o) => validateLimitRange(o),
 };
 
 /** Every error for a new object of resource `r`. */
