@@ -6,11 +6,13 @@ import type {
   DaemonSet,
   Deployment,
   KubeObject,
+  LimitRange,
   Namespace,
   Node,
   Pod,
   ReplicaSet,
   ResourceInfo,
+  ResourceQuota,
   Service,
 } from '../../../api/index.ts';
 import { lookupResource } from '../../../api/index.ts';
@@ -27,6 +29,7 @@ import {
   type Related,
 } from '../describe/others.ts';
 import { describePod } from '../describe/pod.ts';
+import { describeLimitRange, describeResourceQuota } from '../describe/quota.ts';
 import type { ObjectList } from '../transport.ts';
 import { fetchTargets } from './targets.ts';
 
@@ -53,7 +56,11 @@ export function describeObject(
     case 'Node':
       return describeNode(obj as Node, related, nowMs);
     case 'Namespace':
-      return describeNamespace(obj as Namespace);
+      return describeNamespace(obj as Namespace, related);
+    case 'ResourceQuota':
+      return describeResourceQuota(obj as ResourceQuota);
+    case 'LimitRange':
+      return describeLimitRange(obj as LimitRange);
     default:
       return describeGeneric(obj, info.namespaced, related, nowMs);
   }
@@ -129,6 +136,13 @@ function gatherRelated(
         namespace,
         { labelSelector: `kubernetes.io/service-name=${obj.metadata.name ?? ''}` },
         (slices) => done({ ...related, endpointSlices: slices as never }),
+      );
+    } else if (info.kind === 'Namespace') {
+      const ns = obj.metadata.name ?? '';
+      list(ctx, 'resourcequotas', ns, {}, (quotas) =>
+        list(ctx, 'limitranges', ns, {}, (ranges) =>
+          done({ ...related, quotas: quotas as ResourceQuota[], limitRanges: ranges as LimitRange[] }),
+        ),
       );
     } else done(related);
   });

@@ -8,15 +8,18 @@ import type {
   EndpointSlice,
   KubeObject,
   Lease,
+  LimitRange,
   Namespace,
   Node,
   Pod,
   ReplicaSet,
+  ResourceQuota,
   Service,
 } from '../../../api/index.ts';
 import { formatLabelSelector } from '../../../api/index.ts';
 import { writeEvents } from './events.ts';
 import { controllerOf, writePodTemplate } from './pod.ts';
+import { writeNamespaceLimitRanges, writeNamespaceQuotas } from './quota.ts';
 import {
   LEVEL_0,
   LEVEL_1,
@@ -34,6 +37,9 @@ export interface Related {
   pods?: Pod[];
   endpointSlices?: EndpointSlice[];
   lease?: Lease;
+  /** A namespace's ResourceQuotas and LimitRanges. */
+  quotas?: ResourceQuota[];
+  limitRanges?: LimitRange[];
 }
 
 function header(w: PrefixWriter, obj: KubeObject, namespaced: boolean): void {
@@ -210,13 +216,16 @@ function endpointsFor(slices: EndpointSlice[], portName: string | undefined): st
     : list.join(',');
 }
 
-export function describeNamespace(ns: Namespace): string {
+export function describeNamespace(ns: Namespace, related?: Related): string {
   const w = new PrefixWriter();
   header(w, ns, false);
   writeLabels(w, 'Labels', ns.metadata.labels);
   writeAnnotations(w, 'Annotations', ns.metadata.annotations);
   w.write(LEVEL_0, `Status:\t${ns.status?.phase ?? ''}\n`);
-  w.write(LEVEL_0, '\nNo resource quota.\n\nNo LimitRange resource.\n');
+  w.write(LEVEL_0, '\n');
+  writeNamespaceQuotas(w, related?.quotas ?? []);
+  w.write(LEVEL_0, '\n');
+  writeNamespaceLimitRanges(w, related?.limitRanges ?? []);
   return w.toString();
 }
 

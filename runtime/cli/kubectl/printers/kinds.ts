@@ -16,6 +16,7 @@ import type {
   Pod,
   PriorityClass,
   ReplicaSet,
+  ResourceQuota,
   RoleBinding,
   Service,
   ServiceAccount,
@@ -404,6 +405,27 @@ const bindingTable = table<RoleBinding | ClusterRoleBinding>(
 
 const podTable = table<Pod>(POD_COLUMNS, POD_WIDE_COLUMNS, podRow);
 
+/**
+ * printResourceQuota: REQUEST and LIMIT list "<name>: <used>/<hard>" for every status.hard name in
+ * sorted order, limits.* names under LIMIT and the rest under REQUEST (empty until the quota
+ * controller has written the status).
+ */
+export function quotaUsageColumns(q: ResourceQuota): [string, string] {
+  const request: string[] = [];
+  const limit: string[] = [];
+  const hard = q.status?.hard ?? {};
+  for (const name of Object.keys(hard).sort()) {
+    const cell = `${name}: ${q.status?.used?.[name] ?? '0'}/${hard[name]}`;
+    (name.split('.').length > 1 && name.split('.')[0] === 'limits' ? limit : request).push(cell);
+  }
+  return [request.join(', '), limit.join(', ')];
+}
+const resourceQuotaTable = table<ResourceQuota>(['NAME', 'AGE', 'REQUEST', 'LIMIT'], [], (q, nowMs) => [
+  nameOf(q),
+  age(q, nowMs),
+  ...quotaUsageColumns(q),
+]);
+
 /** The default table for kinds without a printer: NAME and AGE (the API server's default Table). */
 export const DEFAULT_TABLE: KindTable = table<KubeObject>(['NAME', 'AGE'], [], (o, nowMs) => [
   nameOf(o),
@@ -427,6 +449,9 @@ export const KIND_TABLES: Readonly<Record<string, KindTable>> = {
   IPAddress: ipAddressTable,
   ConfigMap: configMapTable,
   ServiceAccount: serviceAccountTable,
+  ResourceQuota: resourceQuotaTable,
+  // printLimitRange: NAME and CREATED AT (RFC 3339), like roles
+  LimitRange: roleTable,
   Role: roleTable,
   ClusterRole: roleTable,
   RoleBinding: bindingTable,
