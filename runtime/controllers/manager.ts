@@ -21,8 +21,9 @@ import { startServiceAccountController } from './serviceaccount/start.ts';
 import { startDaemonSetController } from './daemonset/start.ts';
 import { startPodGCController } from './podgc/start.ts';
 import { startHostedNodeLifecycleController } from './nodelifecycle/start.ts';
+import { startResourceQuotaController } from './resourcequota/start.ts';
 
-export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle';
+export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle' | 'resourcequota';
 
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
@@ -48,10 +49,10 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   replicaset: 'replicaset-controller', deployment: 'deployment-controller',
   endpointslice: 'endpointslice-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
   serviceaccount: 'service-account-controller', daemonset: 'daemon-set-controller', podgc: 'pod-garbage-collector',
-  nodelifecycle: 'node-controller',
+  nodelifecycle: 'node-controller', resourcequota: 'resourcequota-controller',
 };
 /** Every controller this manager can run, in start order. */
-export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle'];
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle', 'resourcequota'];
 
 /** The suffixes of the client endpoints a manager incarnation uses ("main" plus one per controller). */
 export function controllerManagerClientSuffixes(controllers: readonly ControllerName[] = ALL_CONTROLLERS): string[] {
@@ -61,7 +62,7 @@ export function controllerManagerClientSuffixes(controllers: readonly Controller
 const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => HostedController>> = {
   endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
   serviceaccount: startServiceAccountController, daemonset: startDaemonSetController, podgc: startPodGCController,
-  nodelifecycle: startHostedNodeLifecycleController,
+  nodelifecycle: startHostedNodeLifecycleController, resourcequota: startResourceQuotaController,
 };
 
 /** Starts kube-controller-manager as a kernel process and returns it (crash/restart it through the kernel). */

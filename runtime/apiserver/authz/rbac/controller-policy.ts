@@ -85,6 +85,11 @@ export const CONTROLLER_ROLES: { name: string; rules: PolicyRule[] }[] = [
     ],
   },
   {
+    // resourcequota-controller: list and watch everything it may count, write quota status
+    name: `${PREFIX}resourcequota-controller`,
+    rules: [r(['list', 'watch'], ['*'], ['*']), r(['update'], [''], ['resourcequotas/status']), events()],
+  },
+  {
     name: `${PREFIX}service-account-controller`,
     rules: [r(['create'], [''], ['serviceaccounts']), events()],
   },
