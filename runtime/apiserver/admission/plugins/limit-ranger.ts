@@ -2,26 +2,18 @@
 // (mutating), and no container may ask for more than max or less than min (validating).
 // mirrors plugin/pkg/admission/limitranger/admission.go (mergeContainerResources,
 // PodValidateLimitFunc, the "kubernetes.io/limit-ranger" annotation and its error texts).
-import { Quantity, type Container, type Pod, type ResourceList } from '../../../api/index.ts';
+import { Quantity, type Container, type LimitRange, type LimitRangeItem, type Pod } from '../../../api/index.ts';
 import { admissionForbidden } from '../forbidden.ts';
 import type { AdmissionContext, AdmissionPlugin } from '../types.ts';
 import { containersOf, podBeingCreated } from './pod-helpers.ts';
-
-interface LimitRangeItem {
-  type?: string;
-  max?: ResourceList;
-  min?: ResourceList;
-  default?: ResourceList;
-  defaultRequest?: ResourceList;
-}
 
 const LIMIT_RANGER_ANNOTATION = 'kubernetes.io/limit-ranger';
 
 function containerItems(ctx: AdmissionContext, namespace: string): LimitRangeItem[] {
   const out: LimitRangeItem[] = [];
   for (const lr of ctx.cachedList('', 'limitranges', namespace)) {
-    const limits = (lr as { spec?: { limits?: unknown } }).spec?.limits;
-    if (Array.isArray(limits)) for (const item of limits) if (item && (item as LimitRangeItem).type === 'Container') out.push(item as LimitRangeItem);
+    const limits: unknown = (lr as LimitRange).spec?.limits;
+    if (Array.isArray(limits)) for (const item of limits as (LimitRangeItem | null)[]) if (item?.type === 'Container') out.push(item);
   }
   return out;
 }
