@@ -79,6 +79,10 @@ export {
 export { validatePodSpec, validateResources } from './validation/pod.ts';
 export { validatePodUpdate, UPDATABLE_POD_SPEC_FIELDS } from './validation/pod-update.ts';
 export { validateResourceQuota } from './validation/resource-quota.ts';
+export {
+  addUsage, countName, isTerminalPod, objectUsage, parseQuotaQuantity, podMatchesScope, quotaCounts, scopeRequirements,
+  type QuotaScopes, type QuotaUsage, type ScopedResourceSelectorRequirement,
+} from './quota/evaluator.ts';
 export { validateLimitRange } from './validation/limit-range.ts';
 export {
   DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS,

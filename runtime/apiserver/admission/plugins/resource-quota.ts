@@ -2,53 +2,24 @@
 // mirrors plugin/pkg/admission/resourcequota/controller.go (checkRequest) and its message
 // "exceeded quota: <name>, requested: <r>, used: <u>, limited: <l>".
 // A quota with scopes or a scopeSelector (PriorityClass, BestEffort, Terminating...) counts only the
-// pods that match them: see quota-scopes.ts.
+// pods that match them; what an object counts for and the scope rules are runtime/api/quota's
+// evaluators, shared with the resourcequota controller.
 // Differs from upstream: usage is counted from the replica's cache on every request (upstream
 // reads status.used, kept by the quota controller, and increments it in the same admission call).
-import { Quantity, type KubeObject, type Pod } from '../../../api/index.ts';
+import {
+  addUsage, objectUsage, parseQuotaQuantity as parse, Quantity, quotaCounts, type KubeObject, type QuotaScopes, type QuotaUsage as Usage,
+} from '../../../api/index.ts';
 import { admissionForbidden } from '../forbidden.ts';
-import { isTerminalPod, quotaCounts, type QuotaScopes } from './quota-scopes.ts';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from '../types.ts';
 
-type Usage = Map<string, Quantity>;
-
-function parse(v: unknown): Quantity | undefined {
-  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-  const r = Quantity.parse(String(v));
-  return r.ok ? r.quantity : undefined;
-}
-
-function add(u: Usage, name: string, q: Quantity): void {
-  u.set(name, (u.get(name) ?? Quantity.fromInt(0)).add(q));
-}
-
-/** What one object counts for: count/<resource>, pods, and the pod's compute requests and limits. */
-function usageOf(obj: KubeObject, a: AdmissionAttributes): Usage {
-  const u: Usage = new Map();
-  const gr = a.resource.group === '' ? a.resource.resource : `${a.resource.resource}.${a.resource.group}`;
-  add(u, `count/${gr}`, Quantity.fromInt(1));
-  if (a.resource.group === '' && ['pods', 'services', 'configmaps'].includes(a.resource.resource)) add(u, a.resource.resource, Quantity.fromInt(1));
-  if (a.resource.group === '' && a.resource.resource === 'pods') {
-    const pod = obj as Pod;
-    for (const c of Array.isArray(pod.spec?.containers) ? pod.spec.containers : []) {
-      for (const [kind, list] of [['requests', c?.resources?.requests], ['limits', c?.resources?.limits]] as const) {
-        for (const [name, value] of Object.entries(list ?? {})) {
-          const q = parse(value);
-          if (!q) continue;
-          add(u, `${kind}.${name}`, q);
-          if (kind === 'requests') add(u, name, q);
-        }
-      }
-    }
-  }
-  return u;
-}
+/** What one object counts for (the shared quota evaluators of runtime/api/quota). */
+const usageOf = (obj: KubeObject, a: AdmissionAttributes): Usage => objectUsage(a.resource.group, a.resource.resource, obj);
 
 function used(ctx: AdmissionContext, a: AdmissionAttributes, scopes: QuotaScopes | undefined): Usage {
   const total: Usage = new Map();
   for (const o of ctx.cachedList(a.resource.group, a.resource.resource, a.namespace!)) {
-    if (isTerminalPod(o) || !quotaCounts(scopes, a.resource.group, a.resource.resource, o)) continue;
-    for (const [k, v] of usageOf(o, a)) add(total, k, v);
+    if (!quotaCounts(scopes, a.resource.group, a.resource.resource, o)) continue;
+    for (const [k, v] of usageOf(o, a)) addUsage(total, k, v);
   }
   return total;
 }

@@ -1,7 +1,7 @@
 // Which pods a scoped ResourceQuota counts (pkg/quota/v1/evaluator/core/pods.go podMatchesScopeFunc).
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../../../api/index.ts';
-import { quotaCounts, type QuotaScopes } from './quota-scopes.ts';
+import type { Pod } from '../types/index.ts';
+import { quotaCounts, type QuotaScopes } from './evaluator.ts';
 
 const pod = (priorityClassName?: string, extra: Partial<Pod['spec']> = {}): Pod => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' },
