@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster, type WorkerSpec } from '../index.ts';
 import type { Pod } from '../api/index.ts';
 import { SharedInformer, restListerWatcher } from '../client/index.ts';
+import { ok } from './kubectl-ok.test-helper.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON printed by kubectl, probed field by field
 type Json = Record<string, any>;
@@ -34,13 +35,6 @@ async function json(cluster: Cluster, args: string): Promise<Json> {
   const r = await cluster.kubectl(`${args} -o json`);
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout) as Json;
-}
-
-async function ok(cluster: Cluster, args: string, stdin?: string): Promise<string> {
-  const r = await cluster.kubectl(args, stdin === undefined ? {} : { stdin });
-  expect(r.stderr).toBe('');
-  expect(r.exitCode).toBe(0);
-  return r.stdout;
 }
 
 /** Pods of an app: name, phase, node, image, and whether they are being deleted. */

@@ -5,6 +5,7 @@
 // the test needs to look.
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../index.ts';
+import { ok } from './kubectl-ok.test-helper.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON printed by kubectl, probed field by field
 type Json = Record<string, any>;
@@ -30,13 +31,6 @@ spec:
       containers:
       - { name: web, image: 'nginx:1.27' }
 `;
-
-async function ok(cluster: Cluster, args: string, stdin?: string): Promise<string> {
-  const r = await cluster.kubectl(args, stdin === undefined ? {} : { stdin });
-  expect(r.stderr).toBe('');
-  expect(r.exitCode).toBe(0);
-  return r.stdout;
-}
 
 async function json(cluster: Cluster, args: string): Promise<Json> {
   return JSON.parse(await ok(cluster, `${args} -o json`)) as Json;

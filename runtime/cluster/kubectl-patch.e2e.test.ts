@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../api/index.ts';
 import { createCluster, type Cluster } from './index.ts';
+import { ok } from './kubectl-ok.test-helper.ts';
 
 const web = (image: string, extraContainer = ''): string => `apiVersion: apps/v1
 kind: Deployment
@@ -18,13 +19,6 @@ spec:
       containers:
       - { name: web, image: '${image}' }${extraContainer}
 `;
-
-async function ok(cluster: Cluster, args: string, stdin?: string): Promise<string> {
-  const r = await cluster.kubectl(args, stdin === undefined ? undefined : { stdin });
-  expect(r.stderr).toBe('');
-  expect(r.exitCode).toBe(0);
-  return r.stdout;
-}
 
 async function deployment(cluster: Cluster): Promise<Deployment> {
   return JSON.parse(await ok(cluster, 'get deployment web -o json')) as Deployment;

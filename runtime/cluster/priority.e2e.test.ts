@@ -4,13 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreEvent, List, Pod } from '../api/index.ts';
 import { createCluster, type Cluster } from './index.ts';
-
-async function ok(cluster: Cluster, args: string, stdin?: string): Promise<string> {
-  const r = await cluster.kubectl(args, stdin === undefined ? {} : { stdin });
-  expect(r.stderr).toBe('');
-  expect(r.exitCode).toBe(0);
-  return r.stdout;
-}
+import { ok } from './kubectl-ok.test-helper.ts';
 
 const json = async <T>(cluster: Cluster, args: string): Promise<T> => JSON.parse(await ok(cluster, `${args} -o json`)) as T;
 const rows = (out: string): string[][] => out.trim().split('\n').map((line) => line.split(/\s{2,}/));

@@ -7,12 +7,6 @@ import {
   type KubeObject, type QuotaUsage as Usage, type ResourceList, type ResourceQuota,
 } from '../../api/index.ts';
 
-export { objectUsage };
-
-/** Whether the quota counts this object: unscoped quotas count everything, scoped ones only matching pods. */
-export const quotaCountsObject = (quota: ResourceQuota, group: string, resource: string, obj: KubeObject): boolean =>
-  quotaCounts(quota.spec, group, resource, obj);
-
 /** The group/resource a quota needs listed to compute one of its hard names (undefined: nothing to count). */
 export function sourceOf(name: string): { group: string; resource: string } | undefined {
   if (name.startsWith('count/')) {
@@ -50,7 +44,7 @@ export function calculateStatus(
     const list = objects(group, resource);
     if (list === undefined) return undefined;
     for (const obj of list) {
-      if (!quotaCountsObject(quota, group, resource, obj)) continue;
+      if (!quotaCounts(quota.spec, group, resource, obj)) continue;
       for (const [k, v] of objectUsage(group, resource, obj)) add(total, k, v);
     }
   }
