@@ -184,16 +184,25 @@ export class RestClient {
       if (msg.transportError !== undefined) return broken(msg.transportError);
       end(msg.errorJson === undefined ? undefined : decode(msg.errorJson));
     };
+    // A gap is a message the stream is known to hold (a later one arrived early, or a pong said the
+    // server sent it) that has not arrived. It is lost only if the stream makes no progress past it
+    // for STREAM_GAP_WAIT_MS: under a steady flow some message is nearly always early, so the
+    // timer waits for one missing message, not for the stream to have no early message at all.
+    let sentUpTo = 0;
     const watchGap = (): void => {
-      if (held.size === 0) {
+      if (held.size === 0 && sentUpTo < expectedSeq) {
         gapTimer?.cancel();
         gapTimer = undefined;
-      } else {
-        gapTimer ??= this.host.setTimer(STREAM_GAP_WAIT_MS, () => {
-          gapTimer = undefined;
-          if (open) broken('read: connection reset by peer');
-        });
+        return;
       }
+      if (gapTimer) return;
+      const waitingFor = expectedSeq;
+      gapTimer = this.host.setTimer(STREAM_GAP_WAIT_MS, () => {
+        gapTimer = undefined;
+        if (!open) return;
+        if (expectedSeq === waitingFor) return broken('read: connection reset by peer');
+        watchGap();
+      });
     };
     const receive = (msg: WireMessage & { seq?: number }): void => {
       if (msg.seq === undefined) return deliver(msg); // from the balancer: the connection itself ended
@@ -211,8 +220,9 @@ export class RestClient {
       if (msg.type !== 'api.pong') return;
       pongTimer?.cancel();
       if (!msg.alive) return broken('unexpected EOF');
-      // the server sent more than we have seen: the tail of the stream was lost on the way
-      if ((msg.lastSeq ?? 0) >= expectedSeq && held.size === 0) return broken('read: connection reset by peer');
+      // the server sent more than we have seen: the tail is late (the pong overtook it) or lost
+      sentUpTo = Math.max(sentUpTo, msg.lastSeq ?? 0);
+      watchGap();
       schedulePing();
     });
     schedulePing();
