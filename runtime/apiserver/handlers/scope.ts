@@ -7,7 +7,7 @@ import type { AuditStageName } from '../audit.ts';
 import type { UserInfo } from '../authn/user.ts';
 import type { StrategyContext } from '../registry/strategy.ts';
 import type { ApiRequest, ResponseBody } from '../request.ts';
-import type { EtcdStore } from '../storage/etcd-store.ts';
+import type { Current, EtcdStore } from '../storage/etcd-store.ts';
 import { objectKey } from '../storage/keys.ts';
 import type { WatchCache } from '../watch-cache/watch-cache.ts';
 import { storagePrefix } from '../resources.ts';
@@ -30,6 +30,16 @@ export interface Scope {
 
 export const keyOf = (s: Scope, namespace: string | undefined, name: string): string =>
   objectKey(storagePrefix(s.resource), s.resource.namespaced ? namespace : undefined, name);
+
+/**
+ * The watch cache's copy of `key` as GuaranteedUpdate's starting point: mirrors
+ * Cacher.GuaranteedUpdate (apiserver/pkg/storage/cacher/cacher.go), which ignores the caller's
+ * suggestion and passes the cached object down, so an update needs no read from etcd first.
+ */
+export function cachedCurrent(s: Scope, key: string): Current | undefined {
+  const object = s.cache?.get(key);
+  return object ? { object, modRevision: Number(object.metadata.resourceVersion) } : undefined;
+}
 
 export const groupResource = (s: Scope): { group: string; resource: string } => ({ group: s.resource.group, resource: s.resource.resource });
 export const groupKind = (s: Scope): { group: string; kind: string } => ({ group: s.resource.group, kind: s.resource.kind });

@@ -16,7 +16,7 @@ import { prepareForCreate, prepareForUpdate } from '../registry/strategy.ts';
 import { validateCreate, validateUpdate } from '../registry/validation.ts';
 import type { Current, UpdateDecision } from '../storage/etcd-store.ts';
 import { replicasFromScale, toScale } from './scale.ts';
-import { admissionAttributes, groupKind, groupResource, isDryRun, keyOf, runAdmission, type Scope } from './scope.ts';
+import { admissionAttributes, cachedCurrent, groupKind, groupResource, isDryRun, keyOf, runAdmission, type Scope } from './scope.ts';
 
 export function handleCreate(s: Scope): void {
   if (s.req.subresource === 'binding') return handleBinding(s);
@@ -156,6 +156,7 @@ function updateWith(s: Scope, expectedRv: string | undefined, build: Build, warn
         s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : obj, warnings);
       });
     },
+    cachedCurrent(s, key),
   );
 }
 
@@ -232,5 +233,6 @@ function handleBinding(s: Scope): void {
       s.stage('Storage', `etcd txn put ${key} (bound to ${node}) at revision ${r.value.object?.metadata.resourceVersion ?? ''}`);
       s.respond(201, newSuccess());
     },
+    cachedCurrent(s, key),
   );
 }

@@ -82,48 +82,74 @@ export class EtcdStore {
   }
 
   /**
-   * Reads the current object, asks `decide` what to do with it, and writes only if nobody wrote in
-   * between; on a lost race it re-reads and asks again. `decide` sees undefined when the key is absent.
+   * Asks `decide` what to do with the current object and writes only if nobody wrote in between
+   * (a txn "if mod_revision is unchanged"); on a lost race it asks again with the value the txn's
+   * failure branch read. `decide` sees undefined when the key is absent.
+   *
+   * `cached` is the watch cache's copy: mirrors Cacher.GuaranteedUpdate, which passes it down as
+   * cachedExistingObject so a write needs no read from etcd first (etcd3 store.go GuaranteedUpdate).
+   * That copy may be stale: a refusal or a no-op decided on it is checked against a fresh read, and
+   * stands only if the object did not change meanwhile; a stale put just loses its txn.
    */
   guaranteedUpdate(
     key: string,
     decide: (current: Current | undefined, answer: (d: UpdateDecision) => void) => void,
     cb: Cb<{ object: KubeObject | undefined; deleted: boolean }>,
-    attempt = 1,
+    cached?: Current,
   ): void {
+    let attempts = 0;
+    const attempt = (state: Current | undefined, isCurrent: boolean): void => {
+      if (++attempts > MAX_UPDATE_ATTEMPTS) {
+        return cb({ ok: false, status: storageError({ code: 'Unavailable', message: `too many conflicts updating ${key}` }) });
+      }
+      decide(state, (d) => {
+        if (d.action === 'abort' || d.action === 'noop') {
+          const settled: StoreResult<{ object: KubeObject | undefined; deleted: boolean }> =
+            d.action === 'abort' ? { ok: false, status: d.status } : { ok: true, value: { object: d.object, deleted: false } };
+          if (isCurrent) return cb(settled);
+          // decided on possibly stale data: it stands only if the object is still that revision
+          return this.get(key, (fresh) => {
+            if (!fresh.ok) return cb(fresh);
+            if (fresh.value?.modRevision === state?.modRevision) return cb(settled);
+            attempt(fresh.value, true);
+          });
+        }
+        this.commit(key, state, d, cb, (latest) => attempt(latest, true));
+      });
+    };
+    if (cached) return attempt(cached, false);
     this.get(key, (cur) => {
       if (!cur.ok) return cb(cur);
-      decide(cur.value, (d) => this.commit(key, cur.value, d, decide, cb, attempt));
+      attempt(cur.value, true);
     });
   }
 
+  /** The txn of one attempt; a lost race hands the failure branch's read of the key to `retry`. */
   private commit(
     key: string,
     current: Current | undefined,
-    d: UpdateDecision,
-    decide: (current: Current | undefined, answer: (d: UpdateDecision) => void) => void,
+    d: Extract<UpdateDecision, { action: 'put' | 'delete' }>,
     cb: Cb<{ object: KubeObject | undefined; deleted: boolean }>,
-    attempt: number,
+    retry: (latest: Current | undefined) => void,
   ): void {
-    {
-      const cur = { value: current };
-      if (d.action === 'abort') return cb({ ok: false, status: d.status });
-      if (d.action === 'noop') return cb({ ok: true, value: { object: d.object, deleted: false } });
-      const expected = cur.value?.modRevision ?? 0;
-      const op = d.action === 'put' ? { put: { key, value: encodeForStorage(d.object) } } : { deleteRange: { key, prevKv: true } };
-      this.etcd.txn({ compare: [{ key, target: 'MOD', result: 'EQUAL', operand: expected }], success: [op], failure: [] }, (r) => {
-        if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
-        if (!r.value.succeeded) {
-          if (attempt >= MAX_UPDATE_ATTEMPTS) return cb({ ok: false, status: storageError({ code: 'Unavailable', message: `too many conflicts updating ${key}` }) });
-          return this.guaranteedUpdate(key, decide, cb, attempt + 1);
-        }
-        if (d.action === 'delete') {
-          const prev = deletedObject(r.value, cur.value?.object);
-          return cb({ ok: true, value: { object: prev && withRevision(prev, r.value.header.revision), deleted: true } });
-        }
-        cb({ ok: true, value: { object: withRevision(d.object, r.value.header.revision), deleted: false } });
-      });
-    }
+    const expected = current?.modRevision ?? 0;
+    const op = d.action === 'put' ? { put: { key, value: encodeForStorage(d.object) } } : { deleteRange: { key, prevKv: true } };
+    // store.go OptimisticPut/conditionalDelete: If(mod_revision == expected) Then(op) Else(Get(key))
+    this.etcd.txn({ compare: [{ key, target: 'MOD', result: 'EQUAL', operand: expected }], success: [op], failure: [{ range: { key } }] }, (r) => {
+      if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
+      if (!r.value.succeeded) {
+        const resp = r.value.responses[0];
+        const kv = resp && 'range' in resp ? resp.range.kvs[0] : undefined;
+        if (!kv) return retry(undefined);
+        const object = decodeFromStorage(kv.value, kv.modRevision);
+        return object ? retry({ object, modRevision: kv.modRevision }) : cb({ ok: false, status: corrupt(key) });
+      }
+      if (d.action === 'delete') {
+        const prev = deletedObject(r.value, current?.object);
+        return cb({ ok: true, value: { object: prev && withRevision(prev, r.value.header.revision), deleted: true } });
+      }
+      cb({ ok: true, value: { object: withRevision(d.object, r.value.header.revision), deleted: false } });
+    });
   }
 }
 
