@@ -25,6 +25,10 @@ export interface EtcdClusterOptions {
   electionTicks?: number;
   /** Applied entries between Raft snapshots (etcd --snapshot-count; default 10 000 as in etcd 3.6). */
   snapshotEvery?: number;
+  /**
+   * Entries kept behind a Raft snapshot for slow followers (etcd's SnapshotCatchUpEntries, 5 000):
+   * a follower further behind than that gets the whole snapshot instead.
+   */
   snapshotCatchUpEntries?: number;
   maxRequestBytes?: number;
   requestTimeoutMs?: number;
@@ -90,7 +94,7 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
     tickMs: options.tickMs ?? 100,
     electionTicks: options.electionTicks ?? 10,
     snapshotEvery: options.snapshotEvery ?? 10_000,
-    snapshotCatchUpEntries: options.snapshotCatchUpEntries ?? 100,
+    snapshotCatchUpEntries: options.snapshotCatchUpEntries ?? 5_000,
     maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
     requestTimeoutMs: options.requestTimeoutMs ?? 7000,
     ...(options.restoreFrom !== undefined ? { restoreFrom: options.restoreFrom } : {}),
