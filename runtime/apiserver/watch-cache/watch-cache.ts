@@ -15,6 +15,7 @@ import { prefixEnd } from '../../etcd/index.ts';
 import { decodeShared } from '../encoding.ts';
 import type { ApiWatchEvent } from '../request.ts';
 import { storagePrefix } from '../resources.ts';
+import { EventWindow, LOWER_BOUND_CAPACITY } from './event-window.ts';
 import { matches, type Predicate } from './filter.ts';
 import { KeyIndex, pinnedValue, triggerFor, WatcherIndex, type Trigger } from './triggers.ts';
 
@@ -24,7 +25,10 @@ export interface CacheClock {
 }
 
 export interface WatchCacheOptions {
-  /** Events kept for resumption (upstream's default watch cache capacity is 100). */
+  /**
+   * A fixed number of events kept for resumption. Unset: the window sizes itself as upstream's does,
+   * between 100 and 102,400 events, to keep about 75 s of history (event-window.ts).
+   */
   capacity?: number;
   /** How often watchers that allow bookmarks get one (simulated ms). */
   bookmarkIntervalMs?: number;
@@ -35,6 +39,8 @@ interface CachedEvent {
   object: KubeObject;
   prevObject?: KubeObject;
   rv: number;
+  /** Simulated time the cache recorded it (watchCacheEvent.RecordTime), for the window's sizing. */
+  recordMs: number;
 }
 
 interface Watcher {
@@ -44,13 +50,13 @@ interface Watcher {
   bookmarks: boolean;
 }
 
-export const DEFAULT_WATCH_CACHE_CAPACITY = 100;
+export const DEFAULT_WATCH_CACHE_CAPACITY = LOWER_BOUND_CAPACITY;
 export const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
 const RELIST_BACKOFF_MS = 1000;
 
 export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
-  private window: CachedEvent[] = [];
+  private readonly window: EventWindow<CachedEvent>;
   private rv = 0;
   private listRv = 0;
   private ready = false;
@@ -63,7 +69,6 @@ export class WatchCache {
   private etcdWatch: EtcdWatchHandle | undefined;
   private readonly readyCallbacks: (() => void)[] = [];
   private stopped = false;
-  private readonly capacity: number;
   private readonly bookmarkIntervalMs: number;
   private readonly prefix: string;
 
@@ -73,7 +78,7 @@ export class WatchCache {
     private readonly clock: CacheClock,
     options: WatchCacheOptions = {},
   ) {
-    this.capacity = options.capacity ?? DEFAULT_WATCH_CACHE_CAPACITY;
+    this.window = options.capacity === undefined ? new EventWindow() : new EventWindow(options.capacity, options.capacity);
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS;
     this.prefix = `${storagePrefix(resource)}/`;
     this.trigger = triggerFor(resource.kind);
@@ -107,7 +112,7 @@ export class WatchCache {
       }
       this.rv = r.value.header.revision;
       this.listRv = this.rv;
-      this.window = [];
+      this.window.clear();
       this.openWatch(this.rv + 1);
       if (!this.ready) {
         this.ready = true;
@@ -155,12 +160,12 @@ export class WatchCache {
     if (resourceVersion === undefined || resourceVersion === 0) {
       for (const o of this.list(p)) sink({ type: 'ADDED', object: o });
     } else {
-      const oldest = this.window.length > 0 ? this.window[0]!.rv : this.listRv + 1;
+      const oldest = this.window.oldestRevision ?? this.listRv + 1;
       if (resourceVersion < oldest - 1) {
         sink({ type: 'ERROR', object: newResourceExpired(tooOldResourceVersion(resourceVersion, oldest - 1)) });
         return () => {};
       }
-      for (const ev of this.window) if (ev.rv > resourceVersion) this.deliver({ id, predicate: p, sink, bookmarks }, ev);
+      for (const ev of this.window.after(resourceVersion)) this.deliver({ id, predicate: p, sink, bookmarks }, ev);
     }
     this.watchers.add({ id, predicate: p, sink, bookmarks });
     return () => {
@@ -198,16 +203,16 @@ export class WatchCache {
       if (prev) this.deleteObject(ev.kv.key, prev);
       this.rv = rv;
       if (!last) return;
-      cached = { type: 'DELETED', object: { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } }, prevObject: last, rv };
+      cached = { type: 'DELETED', object: { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } }, prevObject: last, rv, recordMs: this.clock.now() };
     } else {
       const obj = decodeShared(ev.kv.value, rv);
       this.rv = rv;
       if (!obj) return;
       this.setObject(ev.kv.key, obj, prev);
-      cached = prev ? { type: 'MODIFIED', object: obj, prevObject: prev, rv } : { type: 'ADDED', object: obj, rv };
+      const recordMs = this.clock.now();
+      cached = prev ? { type: 'MODIFIED', object: obj, prevObject: prev, rv, recordMs } : { type: 'ADDED', object: obj, rv, recordMs };
     }
     this.window.push(cached);
-    if (this.window.length > this.capacity) this.window.shift();
     for (const w of this.watchers.candidates(cached.object, cached.prevObject)) this.deliver(w, cached);
   }
 
