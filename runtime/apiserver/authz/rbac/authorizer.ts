@@ -15,7 +15,19 @@ export interface RbacLister {
   role(namespace: string, name: string): Role | undefined;
 }
 
+interface Applicable {
+  binding: ClusterRoleBinding | RoleBinding;
+  subject: Subject;
+}
+
 export class RbacAuthorizer implements Authorizer {
+  /**
+   * The bindings that apply to a user, per list of bindings: the lister hands back the same array
+   * until a binding changes, so a request walks only its user's bindings instead of matching the
+   * user against every subject of every binding (the decision and its reason are unchanged).
+   */
+  private readonly applicable = new WeakMap<readonly (ClusterRoleBinding | RoleBinding)[], Map<string, Applicable[]>>();
+
   constructor(private readonly lister: RbacLister) {}
 
   authorize(a: Attributes): AuthorizationResult {
@@ -27,9 +39,8 @@ export class RbacAuthorizer implements Authorizer {
 
   /** Walks cluster role bindings, then role bindings of the request's namespace; returns the allowing source. */
   private visit(a: Attributes, errors: string[]): string | undefined {
-    for (const b of sortByName(this.lister.clusterRoleBindings())) {
-      const subject = appliesTo(a.user, b.subjects ?? [], '');
-      if (!subject) continue;
+    const userKey = `${a.user.name}\n${a.user.groups.join('\n')}`;
+    for (const { binding: b, subject } of this.applying(this.lister.clusterRoleBindings(), a.user, userKey, '')) {
       const rules = this.rulesFor(b.roleRef, '', errors);
       if (rules.some((r) => ruleAllows(a, r))) {
         return `ClusterRoleBinding ${q(b.metadata.name)} of ${b.roleRef.kind} ${q(b.roleRef.name)} to ${describeSubject(subject, '')}`;
@@ -37,15 +48,30 @@ export class RbacAuthorizer implements Authorizer {
     }
     const ns = a.namespace ?? '';
     if (ns === '') return undefined;
-    for (const b of sortByName(this.lister.roleBindings(ns))) {
-      const subject = appliesTo(a.user, b.subjects ?? [], ns);
-      if (!subject) continue;
+    for (const { binding: b, subject } of this.applying(this.lister.roleBindings(ns), a.user, userKey, ns)) {
       const rules = this.rulesFor(b.roleRef, ns, errors);
       if (rules.some((r) => ruleAllows(a, r))) {
         return `RoleBinding ${q(`${b.metadata.name}/${ns}`)} of ${b.roleRef.kind} ${q(b.roleRef.name)} to ${describeSubject(subject, ns)}`;
       }
     }
     return undefined;
+  }
+
+  /** The bindings of `bindings` (in name order) with a subject naming this user, and that subject. */
+  private applying(bindings: readonly (ClusterRoleBinding | RoleBinding)[], user: UserInfo, userKey: string, namespace: string): Applicable[] {
+    let byUser = this.applicable.get(bindings);
+    if (!byUser) this.applicable.set(bindings, (byUser = new Map()));
+    let found = byUser.get(userKey);
+    if (!found) {
+      found = [];
+      for (const binding of sortByName(bindings)) {
+        const subject = appliesTo(user, binding.subjects ?? [], namespace);
+        if (subject) found.push({ binding, subject });
+      }
+      if (byUser.size > 1000) byUser.clear();
+      byUser.set(userKey, found);
+    }
+    return found;
   }
 
   private rulesFor(ref: { kind: string; name: string }, namespace: string, errors: string[]): PolicyRule[] {

@@ -69,3 +69,20 @@ describe('RBAC with the bootstrap policy', () => {
     expect(audit.annotations['authorization.k8s.io/reason']).toBe('RBAC: allowed by RoleBinding "bob-view/default" of ClusterRole "view" to User "bob"');
   });
 });
+
+describe('RBAC decisions follow binding changes', () => {
+  it('a user refused, then bound, then unbound is refused, allowed, refused', () => {
+    const h = createHarness();
+    const list = () => h.call({ credentials: user('dana', ['team-a']), verb: 'list', resource: 'pods', namespace: 'default' }).code;
+    expect(list()).toBe(403);
+    h.admin({ verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', body: {
+      metadata: { name: 'team-a-view' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'team-a' }],
+    } });
+    h.kernel.runFor(10);
+    expect(list()).toBe(200);
+    h.admin({ verb: 'delete', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', name: 'team-a-view' });
+    h.kernel.runFor(10);
+    expect(list()).toBe(403);
+  });
+});
