@@ -75,6 +75,8 @@ export class SimNetwork {
   private readonly groupOf = new Map<string, number>();
   private readonly blocked = new Map<string, Set<string>>();
   private format: (msg: unknown) => string = defaultFormat;
+  private readonly toHeads = new Map<string, string>();
+  private readonly fromHeads = new Map<string, string>();
   private readonly deliverFn = (arg: unknown): void => this.deliver(arg as Envelope);
 
   constructor(
@@ -179,8 +181,10 @@ export class SimNetwork {
     const trace = this.host.trace;
     const now = this.host.now();
     this.stats.sent++;
-    if (trace.enabled)
-      trace.record(now, 'net.send', from, trace.detail ? `to ${to}: ${this.format(msg)}` : '');
+    if (trace.enabled) {
+      if (trace.detail) trace.recordJoined(now, 'net.send', from, this.head(this.toHeads, 'to ', to), this.format(msg));
+      else trace.record(now, 'net.send', from);
+    }
     if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
     const link = this.linkConfig(from, to);
     if (this.rng.chance(link.lossRate)) return this.drop(from, to, msg, 'lost');
@@ -208,12 +212,8 @@ export class SimNetwork {
     this.stats.delivered++;
     const trace = this.host.trace;
     if (trace.enabled) {
-      trace.record(
-        this.host.now(),
-        'net.deliver',
-        env.to,
-        trace.detail ? `from ${env.from}: ${this.format(env.msg)}` : '',
-      );
+      if (trace.detail) trace.recordJoined(this.host.now(), 'net.deliver', env.to, this.head(this.fromHeads, 'from ', env.from), this.format(env.msg));
+      else trace.record(this.host.now(), 'net.deliver', env.to);
     }
     ep.handler(env.msg, env.from);
   }
@@ -229,6 +229,13 @@ export class SimNetwork {
         trace.detail ? `to ${to} (${reason}): ${this.format(msg)}` : reason,
       );
     }
+  }
+
+  /** "to <endpoint>: " / "from <endpoint>: ", built once per endpoint for the trace details. */
+  private head(heads: Map<string, string>, prefix: string, endpoint: string): string {
+    let h = heads.get(endpoint);
+    if (h === undefined) heads.set(endpoint, (h = `${prefix}${endpoint}: `));
+    return h;
   }
 
   /** Marks an endpoint down (keeps its name) or up again with a handler; used by processes. */

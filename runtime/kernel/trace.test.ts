@@ -80,6 +80,29 @@ describe('trace', () => {
     expect(t.hash()).toBe(a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0'));
   });
 
+  it('recordJoined folds the two detail parts\' string hashes and keeps head + tail', () => {
+    const fold = (h: bigint, w: number, p: bigint): bigint => ((h ^ BigInt(w >>> 0)) * p) & 0xffffffffn;
+    const PA = 0x01000193n;
+    const PB = 0x5bd1e995n;
+    const str = (s: string, p: bigint, basis: bigint): number => {
+      let h = basis;
+      for (const u of s.split('').map((c) => c.charCodeAt(0))) h = fold(h, u, p);
+      return Number(h);
+    };
+    let a = 0x811c9dc5n;
+    let b = 0x9e3779b9n;
+    for (const w of [0, 7]) [a, b] = [fold(a, w, PA), fold(b, w, PB)];
+    for (const s of ['net.send', 'n1', 'to n2: ', 'MsgApp']) [a, b] = [fold(a, str(s, PA, 0x811c9dc5n), PA), fold(b, str(s, PB, 0x9e3779b9n), PB)];
+    [a, b] = [fold(a, 0x0a, PA), fold(b, 0x0a, PB)];
+    const t = new Trace();
+    t.recordJoined(7, 'net.send', 'n1', 'to n2: ', 'MsgApp');
+    expect(t.hash()).toBe(a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0'));
+    expect(t.events()).toEqual([{ timeMs: 7, kind: 'net.send', actor: 'n1', detail: 'to n2: MsgApp' }]);
+    const split = new Trace();
+    split.recordJoined(7, 'net.send', 'n1', 'to n2: M', 'sgApp');
+    expect(split.hash()).not.toBe(t.hash());
+  });
+
   it('tells apart records that differ only in where kind and actor split', () => {
     const h = (kind: string, actor: string): string => {
       const t = new Trace();
