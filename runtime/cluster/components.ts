@@ -28,6 +28,8 @@ const nodeCredentials = (node: string): RestCredentials => ({ clientCert: { comm
 const KUBE_PROXY_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-proxy' } };
 const SCHEDULER_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-scheduler' } };
 const KCM_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-controller-manager' } };
+/** kindnet's pods run as the kube-system/kindnet service account (kind's manifest, addons.ts). */
+const KINDNET_CREDENTIALS: RestCredentials = { token: 'sa-token:kube-system:kindnet' };
 /**
  * The controllers kube-controller-manager runs: all of them (podgc included: in a managed cluster
  * the cloud-controller-manager deletes the Nodes of deleted instances and podgc removes their pods).
@@ -39,16 +41,16 @@ export function startComponents(
   /** The static pods of a control-plane machine's kubelet (kubeadm's manifests), when it has any. */
   staticPodsOf?: (m: MachinePlan) => StaticPodSource | undefined,
 ): ClusterComponents {
-  const network = new ClusterNetwork(kernel.forkRng('network'));
+  // without kindnet's routes (big clusters, no kind bootstrap) the machines' gateway routes the podCIDRs
+  const network = new ClusterNetwork(kernel.forkRng('network'), { gatewayRoutesPodCIDRs: !plan.kindnetRoutes });
   const runtimes = new Map<string, ContainerRuntime>();
   const clientOf = processClient(kernel, plan);
   const cniConfigs = new CniConfigDirs();
   // unless the plan asks for kind's CNI bootstrap, the machines come with kindnet's config
   // already written (kindnet's pods also need a controller manager and a scheduler)
-  const cniFromAddon = plan.cniFromKindnet;
   for (const m of plan.machines.filter((x) => x.visible)) {
-    if (!cniFromAddon) cniConfigs.write(m.name, KINDNET_CONFIG_FILE, kindnetConfList(podCIDR(m)));
-    startNodeComponents(kernel, m, { network, cniConfigs, runtimes }, clientOf, components, staticPodsOf?.(m), plan.podSubnet);
+    if (!plan.cniFromKindnet) cniConfigs.write(m.name, KINDNET_CONFIG_FILE, kindnetConfList(podCIDR(m)));
+    startNodeComponents(kernel, m, { network, cniConfigs, runtimes }, clientOf, components, { staticPods: staticPodsOf?.(m), podSubnet: plan.podSubnet, kindnetRoutes: plan.kindnetRoutes });
   }
   for (const m of plan.machines.filter((x) => x.role === 'control-plane')) startControlPlaneComponents(kernel, plan, m, clientOf, components);
   return { network, cniConfigs, runtimes };
@@ -78,15 +80,28 @@ export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory 
   };
 }
 
+interface NodeExtras {
+  /** The static pods of the machine's kubelet (kubeadm's manifests), when it has any. */
+  staticPods: StaticPodSource | undefined;
+  podSubnet: string;
+  /** Whether kindnet routes the other nodes' podCIDRs (ClusterPlan.kindnetRoutes). */
+  kindnetRoutes: boolean;
+}
+
 function startNodeComponents(
   kernel: Kernel, m: MachinePlan, { network, cniConfigs, runtimes }: ClusterComponents,
-  clientOf: ClientFactory, components: Map<string, Component>, staticPods: StaticPodSource | undefined, podSubnet: string,
+  clientOf: ClientFactory, components: Map<string, Component>, { staticPods, podSubnet, kindnetRoutes }: NodeExtras,
 ): void {
   // kube-proxy runs in its DaemonSet pod's container (network/kube-proxy.ts): it follows the runtime
   const proxy = `kube-proxy-${m.name}`;
   const kubeProxy = kubeProxyProgram(kernel, { nodeName: m.name, clusterCIDR: podSubnet, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS), processName: proxy });
-  // kindnet writes the node's CNI config when its container starts; until then the runtime's network is not ready
-  const kindnet = kindnetProgram(kernel, { nodeName: m.name, podCIDR: podCIDR(m), configs: cniConfigs });
+  // kindnet writes the node's CNI config once its container has read the node's Node (until then the
+  // runtime's network is not ready) and routes the other nodes' podCIDRs
+  const kindnetProcess = `kindnet-${m.name}`;
+  const kindnet = kindnetProgram(kernel, {
+    nodeName: m.name, nodeIP: m.internalIP, configs: cniConfigs, network, restClient: clientOf(kindnetProcess, KINDNET_CREDENTIALS),
+    processName: kindnetProcess, routes: kindnetRoutes,
+  });
   const newRuntime = (preloaded: string[]): ContainerRuntime => {
     const cri = new ContainerRuntime(kernel, {
       nodeName: m.name, rng: kernel.forkRng(`cri-${m.name}-${runtimes.size}`), preloadedImages: preloaded,
@@ -113,10 +128,14 @@ function startNodeComponents(
     initialNode: nodeObject(m, kernel.now()), processName: kubelet, ...(staticPods ? { staticPods } : {}),
   });
   components.set(kubelet, processComponent(kernel, kubelet, m.name, 'kubelet', {
-    // kill -9 of the whole machine: the kubelet's containers die with it, its images stay on disk
+    // kindnet is no component of its own; its client shares the machine's network, so a partition cuts it with the kubelet's
+    extraEndpoints: () => [kindnetProcess, `${kindnetProcess}-client`],
+    // kill -9 of the whole machine: the kubelet's containers die with it, its images stay on disk;
+    // its routing table is kernel memory: gone, until kindnet adds the routes again
     onMachineStop: () => {
       const old = runtimes.get(m.name)!;
       newRuntime(old.listImages().flatMap((i) => i.names.slice(0, 1)));
+      network.flushRoutes(m.name);
     },
   }));
   components.set(proxy, {

@@ -1,7 +1,9 @@
-// kind's CNI (ClusterOptions.cniFromKindnet): a node is NotReady ("cni plugin not initialized") until the kindnet container has
-// written /etc/cni/net.d/10-kindnet.conflist; hostNetwork pods (kube-proxy) run on it regardless.
-// A worker that fits one pod (pods: 1) runs the kube-proxy DaemonSet's pod, created first, and
-// kindnet's pod waits for room: the node stays NotReady until kube-proxy's DaemonSet is deleted.
+// kind's CNI (ClusterOptions.cniFromKindnet, on by default): a node is NotReady ("cni plugin not
+// initialized") until the kindnet container has written /etc/cni/net.d/10-kindnet.conflist;
+// hostNetwork pods (kube-proxy) run on it regardless. A worker that fits one pod (pods: 1) runs the
+// kube-proxy DaemonSet's pod, created first, and kindnet's pod waits for room: the node stays
+// NotReady until kube-proxy's DaemonSet is deleted. With the bootstrap off, the machine comes with
+// the config written and is Ready at once.
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../index.ts';
 
@@ -32,7 +34,7 @@ async function addonPods(cluster: Cluster, node: string): Promise<Record<string,
 
 describe('kindnet writes the CNI config that makes a node Ready', { timeout: 120_000 }, () => {
   it('a node is NotReady with the runtime network message until the kindnet container runs', async () => {
-    const cluster = createCluster({ seed: 3, topology: 'managed', workers: [{ pods: 1 }], cniFromKindnet: true });
+    const cluster = createCluster({ seed: 3, topology: 'managed', workers: [{ pods: 1 }] });
     const { cniConfigs } = cluster.internals.components;
     expect(await addonPods(cluster, 'worker-1')).toEqual({ 'kube-proxy': 'Running', kindnet: 'Pending' });
     expect(await ready(cluster, 'worker-1')).toMatchObject({ status: 'False', reason: 'KubeletNotReady', message: NOT_READY });
@@ -53,5 +55,12 @@ describe('kindnet writes the CNI config that makes a node Ready', { timeout: 120
     expect(now).toMatchObject({ status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' });
     expect(now.lastTransitionTime > notReadySince).toBe(true);
     expect(cluster.trace().some((e) => e.kind === 'kindnet.cni-config' && e.actor === 'kindnet-worker-1')).toBe(true);
+  });
+
+  it('with cniFromKindnet: false the machine comes with the config: Ready although kindnet\'s pod cannot run', async () => {
+    const cluster = createCluster({ seed: 3, topology: 'managed', workers: [{ pods: 1 }], cniFromKindnet: false });
+    expect(await addonPods(cluster, 'worker-1')).toEqual({ 'kube-proxy': 'Running', kindnet: 'Pending' });
+    expect(await ready(cluster, 'worker-1')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
+    expect(cluster.internals.components.cniConfigs.files('worker-1')).toEqual(['10-kindnet.conflist']);
   });
 });

@@ -73,6 +73,30 @@ describe('planCluster', () => {
     expect(planCluster(options).schedulerAnnotations).toBe(want);
   });
 
+  it.each<[ClusterOptions, boolean]>([
+    [{}, true],
+    [{ topology: 'ha' }, true],
+    [{ topology: 'managed' }, true],
+    [{ cniFromKindnet: false }, false],
+    // kindnet's pods need a controller manager (DaemonSet controller) and a scheduler
+    [{ components: { controllerManager: false } }, false],
+    [{ components: { scheduler: false }, cniFromKindnet: true }, false],
+  ])('kind\'s CNI bootstrap (kindnet writes the config, routes the podCIDRs) wherever kindnet can run: %j', (options, want) => {
+    expect(planCluster(options).cniFromKindnet).toBe(want);
+  });
+
+  it.each<[ClusterOptions, boolean]>([
+    [{ topology: 'ha', workers: 97 }, true],
+    [{ topology: 'ha', workers: 98 }, false],
+    [{ topology: 'managed', workers: 100 }, true],
+    [{ topology: 'ha', workers: 300, kindnetRoutes: true }, true],
+    [{ kindnetRoutes: false }, false],
+    // no kindnet bootstrap, no kindnet routes: the machines' gateway routes the podCIDRs
+    [{ cniFromKindnet: false, kindnetRoutes: true }, false],
+  ])('kindnet routes the podCIDRs in clusters of up to 100 nodes: %j', (options, want) => {
+    expect(planCluster(options).kindnetRoutes).toBe(want);
+  });
+
   it.each<[ClusterOptions, RegExp]>([
     [{ topology: 'cloud' as never }, /unknown topology "cloud"/],
     [{ etcdMembers: 2 as never, topology: 'ha' }, /etcdMembers must be 1, 3 or 5/],

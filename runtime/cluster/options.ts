@@ -56,12 +56,21 @@ export interface ClusterOptions {
    */
   schedulerAnnotations?: boolean;
   /**
-   * kind's CNI bootstrap (default off): every node is NotReady ("cni plugin not initialized") and
-   * runs only hostNetwork pods until its kindnet pod writes /etc/cni/net.d/10-kindnet.conflist.
-   * Off, the machines come with that file already written (it also is without a controller manager
-   * or a scheduler, which kindnet's pods need).
+   * kind's CNI bootstrap (default on, as in kind): every node is NotReady ("cni plugin not
+   * initialized") and runs only hostNetwork pods until its kindnet pod writes
+   * /etc/cni/net.d/10-kindnet.conflist. Off (or without a controller manager or a scheduler, which
+   * kindnet's pods need), the machines come with that file already written.
    */
   cniFromKindnet?: boolean;
+  /**
+   * Whether kindnet routes the pod network as kind's does (default: with the CNI bootstrap, in
+   * clusters of up to 100 nodes): each node's kindnet watches every Node and routes the other
+   * nodes' podCIDRs via their InternalIPs, and a node without those routes cannot reach other
+   * nodes' pods. Off, the machines' gateway routes every podCIDR (as a cloud VPC's route table
+   * would) and kindnet watches its own Node only: N kindnets each caching N Nodes would make
+   * bigger clusters cost O(nodes^2) memory.
+   */
+  kindnetRoutes?: boolean;
 }
 
 export interface MachinePlan {
@@ -106,6 +115,8 @@ export interface ClusterPlan {
   schedulerAnnotations: boolean;
   /** Whether each node's CNI config comes from its kindnet pod (ClusterOptions.cniFromKindnet). */
   cniFromKindnet: boolean;
+  /** Whether each node's pod routes come from its kindnet pod, else from the machines' gateway (ClusterOptions.kindnetRoutes). */
+  kindnetRoutes: boolean;
 }
 
 export const LOAD_BALANCER = 'kube-apiserver-lb';
@@ -148,6 +159,8 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
       spec: { cpu: base.cpu, memory: base.memory, pods: base.pods, ...w, name },
     });
   }
+  // kindnet's pods need the DaemonSet controller and the scheduler
+  const cniFromKindnet = (options.cniFromKindnet ?? true) && (options.components?.scheduler ?? true) && (options.components?.controllerManager ?? true);
   const apiServers = machines.flatMap((m) => (m.apiServer ? [m.apiServer] : []));
   const etcdMembers = machines.flatMap((m) => (m.etcdMember ? [m.etcdMember] : []));
   const loadBalancer = apiServers.length > 1 ? LOAD_BALANCER : undefined;
@@ -164,12 +177,14 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
     plugins: options.plugins ?? {},
     podSubnet: wide ? WIDE_POD_SUBNET : POD_SUBNET,
     schedulerAnnotations: options.schedulerAnnotations ?? machines.filter((m) => m.visible).length <= SCHEDULER_ANNOTATIONS_MAX_NODES,
-    cniFromKindnet: (options.cniFromKindnet ?? false) && (options.components?.scheduler ?? true) && (options.components?.controllerManager ?? true),
+    cniFromKindnet,
+    kindnetRoutes: cniFromKindnet && (options.kindnetRoutes ?? machines.filter((m) => m.visible).length <= KINDNET_ROUTES_MAX_NODES),
   };
 }
 
 const POD_SUBNET = '10.244.0.0/16';
 const SCHEDULER_ANNOTATIONS_MAX_NODES = 100;
+const KINDNET_ROUTES_MAX_NODES = 100;
 const WIDE_POD_SUBNET = '10.128.0.0/9';
 
 /**

@@ -1,11 +1,14 @@
 // The simulated network data plane shared by all machines: each node's CNI (pod IPs from its
 // podCIDR, a table from pod IP to pod), each node's IP, and each node's rules as its kube-proxy
-// programmed them. It is the Linux kernel and the wires, not a component: kubelets and
-// kube-proxies program it, and `sendRequest` / `sendExternalRequest` walk a packet through the
-// rules of the node that handles it (packet-walk.ts) to the pod that answers.
+// programmed them, and each node's routes to the other nodes' podCIDRs as its kindnet programmed
+// them (routes.ts). It is the Linux kernel and the wires, not a component: kubelets, kube-proxies
+// and kindnets program it, and `sendRequest` / `sendExternalRequest` walk a packet through the
+// rules of the node that handles it (packet-walk.ts), then along that node's route to the pod
+// that answers.
 import { PodCidrIpam } from './ipam.ts';
 import { renderRule, type IptablesRule } from './iptables.ts';
-import { walkPacket, type Packet, type Trail } from './packet-walk.ts';
+import { inCidr, walkPacket, type Packet, type Trail } from './packet-walk.ts';
+import { NODE_INTERFACE, RouteTables, routeLine, type PodRoute, type RouteChange } from './routes.ts';
 
 export interface PodRef {
   namespace: string;
@@ -24,6 +27,14 @@ export interface NodeCni {
   tearDownPod(ip: string): void;
 }
 
+/** The pod-network route a packet took from one node to another node's pod. */
+export interface RouteHop {
+  /** The node that forwarded the packet. */
+  node: string;
+  /** The route it matched, as `ip route` prints it (10.244.9.0/24 via 192.168.49.11 dev eth0). */
+  route: string;
+}
+
 export type RequestResult =
   | {
     ok: true; pod: PodRef; podIP: string; targetPort: number; chains: string[]; rules: string[];
@@ -31,8 +42,17 @@ export type RequestResult =
     node?: string;
     /** The source address the pod sees: the client's, or a node's after masquerading (SNAT). */
     clientIP: string;
+    /** The route to the pod's node, when the pod runs on another node than the one forwarding the packet. */
+    route?: RouteHop;
   }
-  | { ok: false; error: string; chains: string[]; rules: string[]; node?: string };
+  | {
+    ok: false; error: string; chains: string[]; rules: string[]; node?: string;
+    /** Why the packet got no further, when the error text alone does not say (a missing pod route). */
+    reason?: string;
+  };
+
+/** The machines' network gateway (kind's docker network: the first address of 192.168.49.0/24). */
+const MACHINE_GATEWAY = '192.168.49.1';
 
 /** The address an outside client (sendExternalRequest) connects from: TEST-NET-2, RFC 5737. */
 export const EXTERNAL_CLIENT_IP = '198.51.100.7';
@@ -44,8 +64,17 @@ export class ClusterNetwork {
   /** node IP -> node name, and back. */
   private readonly nodeByIP = new Map<string, string>();
   private readonly ipOfNode = new Map<string, string>();
+  private readonly routes = new RouteTables();
+  private readonly gatewayRoutesPods: boolean;
 
-  constructor(private readonly rng: { nextFloat(): number }) {}
+  /**
+   * options.gatewayRoutesPodCIDRs: the machines' gateway routes every node's podCIDR to that node
+   * (as a cloud VPC's route table does), so a node without its own route still reaches other
+   * nodes' pods through its default route; without it (kind) only the nodes' own routes do.
+   */
+  constructor(private readonly rng: { nextFloat(): number }, options: { gatewayRoutesPodCIDRs?: boolean } = {}) {
+    this.gatewayRoutesPods = options.gatewayRoutesPodCIDRs ?? false;
+  }
 
   /** The CNI plugin of a node (one per node; asking twice gives the same one); nodeIP is its InternalIP. */
   attachNode(nodeName: string, podCIDR: string, nodeIP?: string): NodeCni {
@@ -83,6 +112,26 @@ export class ClusterNetwork {
 
   nodeIP(nodeName: string): string | undefined {
     return this.ipOfNode.get(nodeName);
+  }
+
+  /** kindnetd's syncRoute on a node: the route to another node's podCIDR through its InternalIP. */
+  ensureRoute(nodeName: string, route: PodRoute): RouteChange {
+    return this.routes.ensure(nodeName, route);
+  }
+
+  /** The node's routes to other nodes' podCIDRs. */
+  routesOf(nodeName: string): PodRoute[] {
+    return this.routes.routesOf(nodeName);
+  }
+
+  /** The machine rebooted: its routing table is gone until kindnet programs it again. */
+  flushRoutes(nodeName: string): void {
+    this.routes.flush(nodeName);
+  }
+
+  /** `ip route` on a node: the default route, then the pod-network routes. */
+  ipRoute(nodeName: string): string {
+    return [`default via ${MACHINE_GATEWAY} dev ${NODE_INTERFACE}`, ...this.routes.routesOf(nodeName).map(routeLine)].join('\n');
   }
 
   /** `iptables-save` on a node (the KUBE-* part): the filter table, then nat. */
@@ -157,19 +206,53 @@ export class ClusterNetwork {
       case 'dnat': {
         const { ip, port } = parseTarget(walk.verdict.to);
         const clientIP = walk.trail.masquerade ? (this.ipOfNode.get(node) ?? packet.sourceIP) : packet.sourceIP;
-        return this.direct(ip, port, walk.trail, node, clientIP);
+        return this.direct({ ip, port, target }, walk.trail, node, node, clientIP);
       }
       case 'accept':
         if (packet.dstLocal) return { ok: false, error: `dial tcp ${target}: connect: connection refused`, ...seen };
-        return this.direct(packet.destIP, packet.dport, { chains: [], rules: [], masquerade: false }, undefined, packet.sourceIP);
+        return this.direct({ ip: packet.destIP, port: packet.dport, target }, { chains: [], rules: [], masquerade: false }, undefined, node, packet.sourceIP);
     }
   }
 
-  private direct(ip: string, port: number, trail: Trail, node: string | undefined, clientIP: string): RequestResult {
-    const pod = this.pods.get(ip);
+  /**
+   * The packet leaves `forwarder` for ip:port: along its route to the pod's node when the address is
+   * another node's pod, then to the pod. `node` is the node reported as having handled it.
+   */
+  private direct(
+    to: { ip: string; port: number; target: string }, trail: Trail, node: string | undefined, forwarder: string, clientIP: string,
+  ): RequestResult {
     const seen = { chains: trail.chains, rules: trail.rules, ...(node ? { node } : {}) };
-    if (!pod) return { ok: false, error: `dial tcp ${ip}:${port}: connect: no route to host`, ...seen };
-    return { ok: true, pod, podIP: ip, targetPort: port, clientIP, ...seen };
+    const hop = this.podRoute(forwarder, to.ip);
+    if (hop.kind === 'lost') return { ok: false, error: `dial tcp ${to.target}: i/o timeout`, reason: hop.reason, ...seen };
+    const pod = this.pods.get(to.ip);
+    if (!pod) return { ok: false, error: `dial tcp ${to.ip}:${to.port}: connect: no route to host`, ...seen };
+    return { ok: true, pod, podIP: to.ip, targetPort: to.port, clientIP, ...seen, ...(hop.kind === 'routed' ? { route: hop.route } : {}) };
+  }
+
+  /**
+   * How a packet for ip leaves node: straight to a local pod's veth (the ptp plugin's host route),
+   * along the node's route to the podCIDR of the node that holds ip, or, with no such route, out
+   * of the default route to the machines' gateway, which drops it unless it routes podCIDRs itself.
+   * Addresses outside every node's podCIDR are not the pod network's business.
+   */
+  private podRoute(nodeName: string, ip: string): { kind: 'local' | 'off-pod-network' } | { kind: 'routed'; route: RouteHop } | { kind: 'lost'; reason: string } {
+    const owner = [...this.cnis.values()].find((c) => inCidr(ip, c.podCIDR));
+    if (!owner) return { kind: 'off-pod-network' };
+    if (owner.nodeName === nodeName) return { kind: 'local' };
+    const route = this.routes.lookup(nodeName, ip);
+    if (!route && this.gatewayRoutesPods) return { kind: 'routed', route: { node: nodeName, route: `default via ${MACHINE_GATEWAY} dev ${NODE_INTERFACE}` } };
+    if (!route) {
+      return {
+        kind: 'lost',
+        reason: `${nodeName} has no route to ${owner.podCIDR} (${owner.nodeName}'s podCIDR): kindnet adds it while it runs on ${nodeName}; `
+          + `the packet left by the default route via ${MACHINE_GATEWAY} and was dropped`,
+      };
+    }
+    const gateway = this.nodeByIP.get(route.via);
+    if (gateway !== owner.nodeName) {
+      return { kind: 'lost', reason: `${nodeName} routes ${route.dst} via ${route.via} (${gateway ?? 'no node'}), but ${ip} is on ${owner.nodeName}` };
+    }
+    return { kind: 'routed', route: { node: nodeName, route: routeLine(route) } };
   }
 }
 

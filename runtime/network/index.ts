@@ -6,13 +6,16 @@
  * container does; startKubeProxy: a bare process; Services + EndpointSlices -> KUBE-SERVICES /
  * KUBE-NODEPORTS / KUBE-EXT-* / KUBE-SVC-* / KUBE-SVL-* / KUBE-SEP-* rules per node), and
  * ClusterNetwork.sendRequest(fromNode, "ip:port") / sendExternalRequest("ip:port"): which pod
- * answered, through which node and rules.
+ * answered, through which node, rules and pod-network route. kindnet (kindnetProgram) writes each
+ * node's CNI config and programs its routes to the other nodes' podCIDRs (routes.ts); a packet for
+ * another node's pod without such a route is lost.
  */
 export { PodCidrIpam, ServiceIpRange, ipToNumber, numberToIp } from './ipam.ts';
 export {
   DEFAULT_NODE_PORT_RANGE, ERR_ALLOCATED, ERR_FULL, NodePortBitmap, notInRange, rangeOffset, rangeText, type AllocateResult, type PortRange,
 } from './node-ports.ts';
-export { ClusterNetwork, EXTERNAL_CLIENT_IP, type NodeCni, type PodRef, type RequestResult } from './data-plane.ts';
+export { ClusterNetwork, EXTERNAL_CLIENT_IP, type NodeCni, type PodRef, type RequestResult, type RouteHop } from './data-plane.ts';
+export { RouteTables, routeLine, type PodRoute, type RouteChange } from './routes.ts';
 export { inCidr, walkPacket, type Packet, type Trail, type Verdict } from './packet-walk.ts';
 export {
   buildNatRules,

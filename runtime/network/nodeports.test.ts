@@ -128,7 +128,7 @@ describe('inCidr', () => {
 describe('packets to a node port or a load balancer IP (runPacketFlowTests)', () => {
   const NODE_A = '192.168.49.10', NODE_B = '192.168.49.11';
 
-  /** Two nodes; svc "web" (NodePort 30080) has pods a1, a2 on node-a; svc "lb" (LoadBalancer, Local) has one pod on node-b. */
+  /** Two nodes routed to each other; svc "web" (NodePort 30080) has pods a1, a2 on node-a; svc "lb" (LoadBalancer, Local) has one pod on node-b. */
   function cluster(o: { webLocal?: boolean; webEndpoints?: boolean } = {}) {
     const network = new ClusterNetwork(createRng(5));
     const a = network.attachNode('node-a', '10.244.8.0/24', NODE_A);
@@ -145,6 +145,9 @@ describe('packets to a node port or a load balancer IP (runPacketFlowTests)', ()
       slice('ns', 'lb', [{ ip: b1, node: 'node-b' }]),
     ];
     for (const node of ['node-a', 'node-b']) network.programRules(node, rulesFor(svcs, slices, node, '10.244.0.0/16'));
+    // each node's route to the other's podCIDR, as kindnet programs them
+    network.ensureRoute('node-a', { dst: '10.244.9.0/24', via: NODE_B });
+    network.ensureRoute('node-b', { dst: '10.244.8.0/24', via: NODE_A });
     return network;
   }
 
