@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../index.ts';
 import { ok } from './kubectl-ok.test-helper.ts';
 
-const WEB = `apiVersion: v1
+const pod = (name: string, node: string): string => `apiVersion: v1
 kind: Pod
-metadata: { name: web, namespace: default }
+metadata: { name: ${name}, namespace: default }
 spec:
-  nodeSelector: { kubernetes.io/hostname: worker-2 }
-  containers: [{ name: web, image: nginx:1.27, ports: [{ containerPort: 80 }] }]
+  nodeSelector: { kubernetes.io/hostname: ${node} }
+  containers: [{ name: ${name}, image: nginx:1.27, ports: [{ containerPort: 80 }] }]
 `;
 
 // A Node registered through the API (as a machine joining would register it), with its podCIDR and address.
@@ -44,10 +44,13 @@ describe('kindnet routes pod traffic between nodes', { timeout: 180_000 }, () =>
     // after boot every node routes the other two nodes' podCIDRs
     expect(network.ipRoute('worker-1').split('\n')).toEqual(['default via 192.168.49.1 dev eth0', '10.244.0.0/24 via 192.168.49.2 dev eth0', toWorker2]);
 
-    await ok(cluster, 'apply -f -', WEB);
-    await waitFor(cluster, 'pod web running', async () => (await ok(cluster, 'get pod web -o jsonpath={.status.phase}')) === 'Running');
+    await ok(cluster, 'apply -f -', `${pod('web', 'worker-2')}---\n${pod('client', 'cp-1')}`);
+    await waitFor(cluster, 'pods web and client running', async () => (await ok(cluster, 'get pods web client -o jsonpath={.items[*].status.phase}')) === 'Running Running');
     const podIP = await ok(cluster, 'get pod web -o jsonpath={.status.podIP}');
+    const clientIP = await ok(cluster, 'get pod client -o jsonpath={.status.podIP}');
     expect(network.sendRequest('worker-1', `${podIP}:80`)).toMatchObject({ ok: true, pod: { name: 'web', node: 'worker-2' }, route: { node: 'worker-1', route: toWorker2 } });
+    // pod to pod: along cp-1's route there, back along worker-2's route to cp-1's podCIDR; no masquerading
+    expect(network.sendPodRequest(clientIP, `${podIP}:80`)).toMatchObject({ ok: true, pod: { name: 'web' }, clientIP, route: { node: 'cp-1', route: toWorker2 } });
 
     // no DaemonSet controller, so nothing replaces worker-1's kindnet pod; then worker-1 reboots
     await cluster.faults.stopComponent('kube-controller-manager-cp-1');

@@ -169,6 +169,21 @@ export class ClusterNetwork {
   }
 
   /**
+   * Sends a TCP connection from the pod whose address is fromPodIP to "ip:port": the packet leaves
+   * the pod's veth into its node (PREROUTING: the node's rules see a source that is not LOCAL),
+   * and the answer must find its way back to the pod's address, along the answering node's route
+   * when the pod sees the caller's own address (pod-to-pod traffic is not masqueraded).
+   */
+  sendPodRequest(fromPodIP: string, target: string): RequestResult {
+    const from = this.pods.get(fromPodIP);
+    if (!from) return { ok: false, error: `dial tcp ${target}: no pod has the address ${fromPodIP}`, chains: [], rules: [] };
+    const { ip, port } = parseTarget(target);
+    const owner = this.nodeByIP.get(ip);
+    const packet: Packet = { sourceIP: fromPodIP, destIP: ip, dport: port, protocol: 'tcp', srcLocal: false, dstLocal: owner !== undefined };
+    return this.deliver(owner ?? from.node, packet, target);
+  }
+
+  /**
    * Sends a TCP connection from a client outside the cluster (EXTERNAL_CLIENT_IP) to "ip:port":
    * a node's IP reaches that node; a load balancer IP reaches a node the load balancer picks
    * (viaNode, else a random node whose health check passes: with externalTrafficPolicy Local only
@@ -226,6 +241,8 @@ export class ClusterNetwork {
     if (hop.kind === 'lost') return { ok: false, error: `dial tcp ${to.target}: i/o timeout`, reason: hop.reason, ...seen };
     const pod = this.pods.get(to.ip);
     if (!pod) return { ok: false, error: `dial tcp ${to.ip}:${to.port}: connect: no route to host`, ...seen };
+    const back = this.podRoute(pod.node, clientIP);
+    if (back.kind === 'lost') return { ok: false, error: `dial tcp ${to.target}: i/o timeout`, reason: `the answer from ${to.ip} is lost: ${back.reason}`, ...seen };
     return { ok: true, pod, podIP: to.ip, targetPort: to.port, clientIP, ...seen, ...(hop.kind === 'routed' ? { route: hop.route } : {}) };
   }
 

@@ -5,7 +5,7 @@
  * in iptables mode (kubeProxyProgram: a ContainerProgram that runs while the node's kube-proxy
  * container does; startKubeProxy: a bare process; Services + EndpointSlices -> KUBE-SERVICES /
  * KUBE-NODEPORTS / KUBE-EXT-* / KUBE-SVC-* / KUBE-SVL-* / KUBE-SEP-* rules per node), and
- * ClusterNetwork.sendRequest(fromNode, "ip:port") / sendExternalRequest("ip:port"): which pod
+ * ClusterNetwork.sendRequest(fromNode, "ip:port") / sendPodRequest(fromPodIP, "ip:port") / sendExternalRequest("ip:port"): which pod
  * answered, through which node, rules and pod-network route. kindnet (kindnetProgram) writes each
  * node's CNI config and programs its routes to the other nodes' podCIDRs (routes.ts); a packet for
  * another node's pod without such a route is lost.

@@ -108,6 +108,21 @@ describe('ClusterNetwork forwards packets for other nodes\' pods along the route
     });
   });
 
+  it('pod to pod: the request needs the sender\'s node\'s route there, the answer the pod\'s node\'s route back', () => {
+    const { net, podIP } = network([{ on: 'node-a', dst: '10.244.9.0/24', via: NODE_B }]);
+    const client = net.attachNode('node-a', '10.244.8.0/24').setUpPod({ namespace: 'ns', name: 'client', uid: 'u2' })!;
+    for (const target of [`${podIP}:8080`, '10.96.0.10:80']) {
+      expect(net.sendPodRequest(client, target)).toMatchObject({
+        ok: false, error: `dial tcp ${target}: i/o timeout`,
+        reason: `the answer from ${podIP} is lost: node-b has no route to 10.244.8.0/24 (node-a's podCIDR): kindnet adds it while it runs on node-b; the packet left by the default route via 192.168.49.1 and was dropped`,
+      });
+    }
+    net.ensureRoute('node-b', { dst: '10.244.8.0/24', via: NODE_A });
+    // no masquerading between pods: the answering pod sees the client pod's address
+    expect(net.sendPodRequest(client, '10.96.0.10:80')).toMatchObject({ ok: true, clientIP: client, pod: { name: 'web' }, route: { node: 'node-a', route: `10.244.9.0/24 via ${NODE_B} dev eth0` } });
+    expect(net.sendPodRequest('10.244.8.250', `${podIP}:8080`)).toMatchObject({ ok: false, error: `dial tcp ${podIP}:8080: no pod has the address 10.244.8.250` });
+  });
+
   it('ip route lists the default route, then the pod routes; a reboot leaves the default only', () => {
     const { net } = network([{ on: 'node-a', dst: '10.244.10.0/24', via: NODE_C }, { on: 'node-a', dst: '10.244.9.0/24', via: NODE_B }]);
     expect(net.ipRoute('node-a').split('\n')).toEqual([
