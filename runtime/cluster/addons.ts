@@ -6,7 +6,8 @@
 //
 // These pods drive the node network (components.ts): kube-proxy's process runs while its pod's
 // container does (a node without it keeps stale rules), and kindnet's container writes the node's
-// CNI config, without which the node is NotReady and runs no pod that needs the pod network.
+// CNI config, without which the node is NotReady and runs no pod that needs the pod network, and
+// routes the other nodes' podCIDRs (network/routes.ts), without which their pods are unreachable.
 import type { ClusterRole, ClusterRoleBinding, DaemonSet, KubeObject } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
 
