@@ -56,6 +56,10 @@ export class Trace {
   private readonly ringKind: string[] = [];
   private readonly ringActor: string[] = [];
   private readonly ringDetail: string[] = [];
+  /** The second part of a recordJoined detail ('' otherwise): both parts are long-lived shared
+   * strings, so keeping them apart allocates nothing per record (a joined string per record lived
+   * long enough in the ring to be copied out of the young generation, then swept from the old). */
+  private readonly ringTail: string[] = [];
   /** Index of the oldest record once the ring is full. */
   private ringStart = 0;
   private hashA = BASIS_A;
@@ -138,11 +142,9 @@ export class Trace {
     b = Math.imul(b ^ this.memoB.get(tail)!, PRIME_B);
     this.hashA = Math.imul(a ^ DETAIL_END, PRIME_A);
     this.hashB = Math.imul(b ^ DETAIL_END, PRIME_B);
-    if (this.capacity === 0 && this.listeners.length === 0) return;
-    const detail = head + tail;
-    if (this.capacity > 0) this.keep(timeMs, kind, actor, detail);
+    if (this.capacity > 0) this.keep(timeMs, kind, actor, head, tail);
     if (this.listeners.length === 0) return;
-    const ev: TraceEvent = { timeMs, kind, actor, detail };
+    const ev: TraceEvent = { timeMs, kind, actor, detail: head + tail };
     for (const l of this.listeners) l(ev);
   }
 
@@ -152,7 +154,7 @@ export class Trace {
     const out: TraceEvent[] = [];
     for (let k = 0; k < n; k++) {
       const i = (this.ringStart + k) % n;
-      out.push({ timeMs: this.ringTime[i]!, kind: this.ringKind[i]!, actor: this.ringActor[i]!, detail: this.ringDetail[i]! });
+      out.push({ timeMs: this.ringTime[i]!, kind: this.ringKind[i]!, actor: this.ringActor[i]!, detail: this.ringDetail[i]! + this.ringTail[i]! });
     }
     return out;
   }
@@ -171,12 +173,13 @@ export class Trace {
     };
   }
 
-  private keep(timeMs: number, kind: string, actor: string, detail: string): void {
+  private keep(timeMs: number, kind: string, actor: string, detail: string, tail = ''): void {
     if (this.ringKind.length < this.capacity) {
       this.ringTime[this.ringKind.length] = timeMs;
       this.ringKind.push(kind);
       this.ringActor.push(actor);
       this.ringDetail.push(detail);
+      this.ringTail.push(tail);
       return;
     }
     const i = this.ringStart;
@@ -184,8 +187,10 @@ export class Trace {
     this.ringKind[i] = kind;
     this.ringActor[i] = actor;
     this.ringDetail[i] = detail;
+    this.ringTail[i] = tail;
     this.ringStart = (i + 1) % this.capacity;
   }
+
 
   /** Computes and memoizes both lanes' hash of a kind or actor string; returns lane A's. */
   private remember(s: string): number {
