@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { prefixEnd } from './keys.ts';
+import { inRange, prefixEnd } from './keys.ts';
 import { MvccStore } from './store.ts';
 import { WatchHub, type WatchResponse } from './watch.ts';
 
@@ -27,6 +27,27 @@ describe('WatchHub (watchable_store.go)', () => {
       { type: 'DELETE', kv: { key: 'a', createRevision: 0, modRevision: 5, version: 0, value: '', lease: 0 },
         prevKv: { key: 'a', createRevision: 2, modRevision: 4, version: 2, value: '2', lease: 0 } },
     ]);
+  });
+
+  it('a prefix watch sees exactly the keys in [prefix, prefixEnd(prefix)) (its startsWith fast path)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom('/', '0', '.', 'a', 'b', '\u00e9', '\ud83d', '\ude00', '\uffff'), maxLength: 5 }), { maxLength: 30 }),
+        fc.constantFrom('/a/', 'a', '/\u00e9', 'a\uffff', '\ud83d'),
+        (suffixes, prefix) => {
+          const s = new MvccStore();
+          const hub = new WatchHub(s);
+          const { responses, sink } = collect();
+          hub.watch({ key: prefix, rangeEnd: prefixEnd(prefix) }, sink);
+          // keys near the prefix: sharing its first unit, so many fall just inside or just outside
+          const keys = [...new Set(suffixes.map((k) => `${prefix.slice(0, 1)}${k}`))];
+          for (const k of keys) s.put({ key: k, value: '' });
+          const seen = responses.flatMap((r) => r.events.map((e) => e.kv.key));
+          expect(seen).toEqual(keys.filter((k) => inRange(k, prefix, prefixEnd(prefix))));
+        },
+      ),
+      { seed: 42, numRuns: 300 },
+    );
   });
 
   it('delivers a txn as one response with every event of its revision', () => {

@@ -5,7 +5,7 @@
 // than the compaction point cancels the watch with the compact revision, so the client can
 // re-list and resume.
 import { MVCC_COMPACTED } from '../errors.ts';
-import { inRange } from './keys.ts';
+import { inRange, prefixEnd } from './keys.ts';
 import type { MvccStore } from './store.ts';
 import type { WatchEvent } from './types.ts';
 
@@ -40,6 +40,17 @@ interface Watcher {
   /** Writes below this revision are not delivered (a watcher resumed on a member that lags). */
   minRevision: number;
   sink: WatchSink;
+  /** Set when the range is "every key with this prefix" (an ASCII prefix): a startsWith test suffices. */
+  prefix: string | undefined;
+}
+
+/**
+ * The prefix when [key, rangeEnd) is exactly the keys starting with `key`: rangeEnd is prefixEnd(key)
+ * and key's last unit is ASCII, so no surrogate ordering can tell the two tests apart.
+ */
+function prefixOf(req: WatchRequest): string | undefined {
+  const last = req.key.charCodeAt(req.key.length - 1);
+  return req.key !== '' && last < 0x7f && req.rangeEnd === prefixEnd(req.key) ? req.key : undefined;
 }
 
 export class WatchHub {
@@ -69,7 +80,7 @@ export class WatchHub {
       const events = shape(history.value, req);
       if (events.length > 0) sink({ watchId: id, revision: current, events });
     }
-    this.watchers.set(id, { id, req, sink, minRevision: start });
+    this.watchers.set(id, { id, req, sink, minRevision: start, prefix: prefixOf(req) });
     return id;
   }
 
@@ -107,8 +118,15 @@ export class WatchHub {
   private onWrite(events: readonly WatchEvent[], revision: number): void {
     for (const w of this.watchers.values()) {
       if (revision < w.minRevision) continue;
-      const mine = shape(events.filter((ev) => inRange(ev.kv.key, w.req.key, w.req.rangeEnd)), w.req);
-      if (mine.length > 0) w.sink({ watchId: w.id, revision, events: mine });
+      // most watchers see none of a write's events: allocate only for the ones that do
+      let mine: WatchEvent[] | undefined;
+      for (const ev of events) {
+        const key = ev.kv.key;
+        if (w.prefix !== undefined ? !key.startsWith(w.prefix) : !inRange(key, w.req.key, w.req.rangeEnd)) continue;
+        const shaped = shapeOne(ev, w.req);
+        if (shaped) (mine ??= []).push(shaped);
+      }
+      if (mine) w.sink({ watchId: w.id, revision, events: mine });
     }
   }
 }
@@ -116,8 +134,14 @@ export class WatchHub {
 function shape(events: readonly WatchEvent[], req: WatchRequest): WatchEvent[] {
   const out: WatchEvent[] = [];
   for (const ev of events) {
-    if ((ev.type === 'PUT' && req.noPut) || (ev.type === 'DELETE' && req.noDelete)) continue;
-    out.push(req.prevKv || !ev.prevKv ? ev : { type: ev.type, kv: ev.kv });
+    const shaped = shapeOne(ev, req);
+    if (shaped) out.push(shaped);
   }
   return out;
+}
+
+/** One event as this watcher asked for it (filters noPut / noDelete, drops prevKv unless asked). */
+function shapeOne(ev: WatchEvent, req: WatchRequest): WatchEvent | undefined {
+  if ((ev.type === 'PUT' && req.noPut) || (ev.type === 'DELETE' && req.noDelete)) return undefined;
+  return req.prevKv || !ev.prevKv ? ev : { type: ev.type, kv: ev.kv };
 }
