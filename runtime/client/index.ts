@@ -61,6 +61,14 @@ export {
 } from './rest/wire.ts';
 export { restListerWatcher, type ListWatchTarget } from './rest/lister-watcher.ts';
 export {
+  ThrottleLog,
+  TokenBucketRateLimiter,
+  goDuration,
+  rateLimiterFor,
+  throttleMessage,
+  type ClientRateLimits,
+} from './rest/rate-limiter.ts';
+export {
   createEventRecorder,
   referenceOf,
   sprintf,

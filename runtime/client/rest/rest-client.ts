@@ -5,7 +5,9 @@
 // IsNextRetry + retryAfterResponse, at most 10 retries), never a write, because a write whose
 // connection broke may already have happened. Watch streams are kept honest by HTTP/2 pings
 // (client-go's ReadIdleTimeout / PingTimeout health check): a stream whose peer no longer knows it
-// is closed with an error, and the informer re-watches.
+// is closed with an error, and the informer re-watches. Requests (not watches) wait for a token
+// of the client's rate limiter first (rate-limiter.ts: rest.Config QPS/Burst).
+import { rateLimiterFor, type ThrottleLog, type TokenBucketRateLimiter } from './rate-limiter.ts';
 import {
   isWireMessage, type RestCredentials, type RestImpersonation, type RestRequest, type WireMessage, type WireRequest,
 } from './wire.ts';
@@ -37,6 +39,17 @@ export interface RestClientOptions {
   pingIntervalMs?: number;
   /** A ping with no pong within this long breaks the stream (client-go PingTimeout: 15 s). */
   pingTimeoutMs?: number;
+  /**
+   * rest.Config QPS: the token bucket every request waits in (client-go Request.tryThrottle).
+   * Unset or <= 0: unlimited (client-go's QPS -1; the simulation's own harness clients), so each
+   * component sets its upstream default (runtime/cluster/client-rate-limits.ts). A client gets a
+   * bucket of its own; its impersonate() views share it, as they share a rest.Config's limiter.
+   */
+  qps?: number;
+  /** rest.Config Burst: the bucket's size (at least 1 when qps > 0). */
+  burst?: number;
+  /** The process's log for "Waited before sending request" lines; shared by its clients. */
+  throttleLog?: ThrottleLog;
 }
 
 /** An HTTP answer, or (code 0, transportError) when there was none. Bodies are decoded JSON. */
@@ -68,6 +81,7 @@ export class RestClient {
   private readonly streams = new Map<number, (msg: WireMessage) => void>();
   private nextId = 1;
   private closed = false;
+  private readonly limiter: TokenBucketRateLimiter | undefined;
 
   constructor(private readonly host: RestHost, readonly options: RestClientOptions, private readonly impersonation?: RestImpersonation, shared?: RestClient) {
     if (shared) {
@@ -75,8 +89,10 @@ export class RestClient {
       this.pending = shared.pending;
       this.streams = shared.streams;
       this.nextIdSource = shared;
+      this.limiter = shared.limiter;
       return;
     }
+    this.limiter = rateLimiterFor(options, host.now());
     host.setHandler(options.name, (msg) => this.onMessage(msg));
   }
 
@@ -101,17 +117,15 @@ export class RestClient {
     let attempt = 0;
     let retryTimer: { cancel(): void } | undefined;
     let currentId = -1;
+    let deadline: { cancel(): void } | undefined;
     const finish = (res: RestResponse): void => {
       if (finished) return;
       finished = true;
-      deadline.cancel();
+      deadline?.cancel();
       retryTimer?.cancel();
       this.pending.delete(currentId);
       cb(res);
     };
-    const deadline = this.host.setTimer(timeoutMs, () =>
-      finish(transportFailure(req, this.serverURL(), 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)')),
-    );
     const wire = this.encode(req);
     const send = (): void => {
       if (finished || this.closed) return;
@@ -130,17 +144,38 @@ export class RestClient {
         if (msg.type !== 'api.failure') return;
         if (idempotent && attempt < maxRetries) {
           attempt++;
-          retryTimer = this.host.setTimer(RETRY_AFTER_MS, send);
+          // with_retry.go Before: a retry waits for a token too
+          retryTimer = this.host.setTimer(RETRY_AFTER_MS, () => this.throttle(req, send, false));
           return;
         }
         finish(transportFailure(req, this.serverURL(), msg.error));
       });
       this.host.send(this.options.name, this.options.server, { type: 'api.request', id: currentId, req: wire } satisfies WireMessage);
     };
-    send();
+    // request.go request(): the first try is throttled before the client's timeout starts, so a
+    // throttled client never times out a request it has not sent yet
+    this.throttle(req, () => {
+      deadline = this.host.setTimer(timeoutMs, () =>
+        finish(transportFailure(req, this.serverURL(), 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)')),
+      );
+      send();
+    }, true);
   }
 
-  /** Opens a watch stream; returns its stop handle. */
+  /** Runs `go` once the rate limiter grants a token: at once when one is there (or no limiter). */
+  private throttle(req: RestRequest, go: () => void, log: boolean): void {
+    const waitMs = this.limiter?.reserve(this.host.now()) ?? 0;
+    if (waitMs === 0) return go();
+    this.host.setTimer(waitMs, () => {
+      if (log) this.options.throttleLog?.waited(this.host.now(), waitMs, httpMethod(req), this.serverURL() + pathOf(req) + queryOf(req));
+      go();
+    });
+  }
+
+  /**
+   * Opens a watch stream; returns its stop handle. Not rate limited: request.go Watch ("We
+   * specifically don't want to rate limit watches"); the LIST before it is.
+   */
   watch(req: RestRequest, handlers: RestWatchHandlers): { stop(): void } {
     const id = this.newId();
     let open = true;
@@ -305,9 +340,25 @@ function decode(json: string): unknown {
   }
 }
 
+const HTTP_METHODS = { get: 'GET', list: 'GET', watch: 'GET', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' } as const;
+
+function httpMethod(req: RestRequest): string {
+  return HTTP_METHODS[req.verb];
+}
+
+/** The query string as Go's url.Values.Encode writes it (keys sorted, QueryEscape'd), for log lines. */
+function queryOf(req: RestRequest): string {
+  const q = req.query;
+  if (!q) return '';
+  const escape = (v: string): string => encodeURIComponent(v).replace(/%20/g, '+');
+  const pairs = Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => `${escape(k)}=${escape(String(v))}`).sort();
+  return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
+}
+
 /** Go's http client error text: `Get "https://host:6443/api/v1/pods": EOF`. */
 function transportFailure(req: RestRequest, serverURL: string, error: string): RestResponse {
-  const method = ({ get: 'Get', list: 'Get', watch: 'Get', create: 'Post', update: 'Put', patch: 'Patch', delete: 'Delete', deletecollection: 'Delete' } as const)[req.verb];
+  const m = httpMethod(req);
+  const method = m.charAt(0) + m.slice(1).toLowerCase();
   const message = `${method} "${serverURL}${pathOf(req)}": ${error}`;
   return { code: 0, transportError: error, body: failureStatus(message) };
 }
