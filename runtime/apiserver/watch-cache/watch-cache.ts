@@ -15,7 +15,7 @@ import { prefixEnd } from '../../etcd/index.ts';
 import { decodeShared } from '../encoding.ts';
 import type { ApiWatchEvent } from '../request.ts';
 import { storagePrefix } from '../resources.ts';
-import { EventWindow, LOWER_BOUND_CAPACITY } from './event-window.ts';
+import { EventRing, LOWER_BOUND_CAPACITY } from './event-ring.ts';
 import { matches, type Predicate } from './filter.ts';
 import { KeyIndex, pinnedValue, triggerFor, WatcherIndex, type Trigger } from './triggers.ts';
 
@@ -27,7 +27,7 @@ export interface CacheClock {
 export interface WatchCacheOptions {
   /**
    * A fixed number of events kept for resumption. Unset: the window sizes itself as upstream's does,
-   * between 100 and 102,400 events, to keep about 75 s of history (event-window.ts).
+   * between 100 and 102,400 events, to keep about 75 s of history (event-ring.ts).
    */
   capacity?: number;
   /** How often watchers that allow bookmarks get one (simulated ms). */
@@ -56,7 +56,7 @@ const RELIST_BACKOFF_MS = 1000;
 
 export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
-  private readonly window: EventWindow<CachedEvent>;
+  private readonly recent: EventRing<CachedEvent>;
   private rv = 0;
   private listRv = 0;
   private ready = false;
@@ -78,7 +78,7 @@ export class WatchCache {
     private readonly clock: CacheClock,
     options: WatchCacheOptions = {},
   ) {
-    this.window = options.capacity === undefined ? new EventWindow() : new EventWindow(options.capacity, options.capacity);
+    this.recent = options.capacity === undefined ? new EventRing() : new EventRing(options.capacity, options.capacity);
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS;
     this.prefix = `${storagePrefix(resource)}/`;
     this.trigger = triggerFor(resource.kind);
@@ -112,7 +112,7 @@ export class WatchCache {
       }
       this.rv = r.value.header.revision;
       this.listRv = this.rv;
-      this.window.clear();
+      this.recent.clear();
       this.openWatch(this.rv + 1);
       if (!this.ready) {
         this.ready = true;
@@ -160,12 +160,12 @@ export class WatchCache {
     if (resourceVersion === undefined || resourceVersion === 0) {
       for (const o of this.list(p)) sink({ type: 'ADDED', object: o });
     } else {
-      const oldest = this.window.oldestRevision ?? this.listRv + 1;
+      const oldest = this.recent.oldestRevision ?? this.listRv + 1;
       if (resourceVersion < oldest - 1) {
         sink({ type: 'ERROR', object: newResourceExpired(tooOldResourceVersion(resourceVersion, oldest - 1)) });
         return () => {};
       }
-      for (const ev of this.window.after(resourceVersion)) this.deliver({ id, predicate: p, sink, bookmarks }, ev);
+      for (const ev of this.recent.after(resourceVersion)) this.deliver({ id, predicate: p, sink, bookmarks }, ev);
     }
     this.watchers.add({ id, predicate: p, sink, bookmarks });
     return () => {
@@ -212,7 +212,7 @@ export class WatchCache {
       const recordMs = this.clock.now();
       cached = prev ? { type: 'MODIFIED', object: obj, prevObject: prev, rv, recordMs } : { type: 'ADDED', object: obj, rv, recordMs };
     }
-    this.window.push(cached);
+    this.recent.push(cached);
     for (const w of this.watchers.candidates(cached.object, cached.prevObject)) this.deliver(w, cached);
   }
 

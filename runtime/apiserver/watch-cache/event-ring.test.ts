@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_FRESH_DURATION_MS, EventWindow, LOWER_BOUND_CAPACITY, UPPER_BOUND_CAPACITY } from './event-window.ts';
+import { EVENT_FRESH_DURATION_MS, EventRing, LOWER_BOUND_CAPACITY, UPPER_BOUND_CAPACITY } from './event-ring.ts';
 
 // mirrors watch_cache_test.go TestCacheIncreaseDoesNotBreakWatch / TestDynamicCache: the window
 // doubles while full of fresh events, halves when a quarter of it is stale, within its bounds.
 
 type Ev = { rv: number; recordMs: number };
-const fill = (w: EventWindow<Ev>, from: number, n: number, atMs: (i: number) => number): void => {
+const fill = (w: EventRing<Ev>, from: number, n: number, atMs: (i: number) => number): void => {
   for (let i = 0; i < n; i++) w.push({ rv: from + i, recordMs: atMs(i) });
 };
-const revisions = (w: EventWindow<Ev>, after = 0): number[] => [...w.after(after)].map((e) => e.rv);
+const revisions = (w: EventRing<Ev>, after = 0): number[] => [...w.after(after)].map((e) => e.rv);
 
 describe('the watch cache event window (watch_cache.go resizeCacheLocked)', () => {
   it('has upstream bounds: 100 to 100 * 1024 events, 75 s of freshness', () => {
@@ -22,7 +22,7 @@ describe('the watch cache event window (watch_cache.go resizeCacheLocked)', () =
     [17, 0, 16, 16, 2], // at the upper bound: the oldest goes
     [10, 30_000, 4, 4, 7], // every event older than 75 s when the window fills: it stays small
   ])('%i events %i ms apart: capacity %i, size %i, oldest rv %i', (n, gapMs, capacity, size, oldest) => {
-    const w = new EventWindow<Ev>(4, 16);
+    const w = new EventRing<Ev>(4, 16);
     fill(w, 1, n, (i) => i * gapMs);
     expect(w.capacity).toBe(capacity);
     expect(w.size).toBe(size);
@@ -31,7 +31,7 @@ describe('the watch cache event window (watch_cache.go resizeCacheLocked)', () =
   });
 
   it('halves when the newest quarter is older than the fresh duration, down to the lower bound', () => {
-    const w = new EventWindow<Ev>(4, 16);
+    const w = new EventRing<Ev>(4, 16);
     fill(w, 1, 16, () => 0); // a burst grows it to 16
     expect(w.capacity).toBe(16);
     w.push({ rv: 17, recordMs: 100_000 }); // the event 4 back from the newest is 100 s old: 16 -> 8
@@ -43,7 +43,7 @@ describe('the watch cache event window (watch_cache.go resizeCacheLocked)', () =
   });
 
   it('replays only events newer than a revision, from any point in the ring', () => {
-    const w = new EventWindow<Ev>(4, 4);
+    const w = new EventRing<Ev>(4, 4);
     fill(w, 1, 7, () => 0); // the ring wrapped: holds 4..7
     expect(revisions(w, 0)).toEqual([4, 5, 6, 7]);
     expect(revisions(w, 5)).toEqual([6, 7]);
@@ -51,7 +51,7 @@ describe('the watch cache event window (watch_cache.go resizeCacheLocked)', () =
   });
 
   it('starts over at the lower bound when cleared (a relist)', () => {
-    const w = new EventWindow<Ev>(4, 16);
+    const w = new EventRing<Ev>(4, 16);
     fill(w, 1, 10, () => 0);
     w.clear();
     expect([w.capacity, w.size, w.oldestRevision]).toEqual([4, 0, undefined]);

@@ -16,7 +16,7 @@ interface Timed {
   recordMs: number;
 }
 
-export class EventWindow<E extends Timed> {
+export class EventRing<E extends Timed> {
   private buf: (E | undefined)[];
   /** Index in `buf` of the oldest event. */
   private start = 0;
