@@ -7,7 +7,7 @@
 // cmd/kube-controller-manager/app/controllermanager.go for the shape shared with
 // runtime/controllers/manager.ts. A crash loses every cache and queue; the next incarnation relists.
 import type { KubeObject, Node, Service } from '../api/index.ts';
-import { LeaderElector, RestClient, SharedInformer, createEventRecorder, restListerWatcher, type RestHost } from '../client/index.ts';
+import { LeaderElector, RestClient, SharedInformer, ThrottleLog, createEventRecorder, restListerWatcher, type RestHost } from '../client/index.ts';
 import type { Kernel, ProcessContext, SimProcess, TimerHandle } from '../kernel/index.ts';
 import { CloudNodeController } from './node-controller.ts';
 import { CloudNodeLifecycleController } from './node-lifecycle.ts';
@@ -54,8 +54,10 @@ function runCloudControllerManager(kernel: Kernel, ctx: ProcessContext, o: Cloud
     setHandler: (name, handler) => kernel.setHandler(name, handler),
     isUp: (name) => kernel.net.isUp(name),
   };
+  // the given client's QPS/Burst (upstream's 20/30, cloud-provider config/v1alpha1/defaults.go) with
+  // a bucket of this incarnation's own; long waits go to the manager's log
   const base = o.restClient.options;
-  const main = new RestClient(host, { ...base, name: `${base.name}.${ctx.incarnation}.main`, userAgent: 'cloud-controller-manager' });
+  const main = new RestClient(host, { ...base, name: `${base.name}.${ctx.incarnation}.main`, userAgent: 'cloud-controller-manager', throttleLog: new ThrottleLog(log) });
   const clock: Clock = { now: () => ctx.now(), setTimer: (ms, fn) => ctx.setTimer(ms, fn), every: (ms, fn) => ctx.every(ms, fn) };
   let running: { stop(): void } | undefined;
   const lead = (): void => {

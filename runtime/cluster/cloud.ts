@@ -35,7 +35,7 @@ export function startCloudControllerManagers(kernel: Kernel, plan: ClusterPlan, 
   const clientOf = processClient(kernel, plan);
   for (const m of plan.machines.filter((x) => x.role === 'control-plane')) {
     const name = `cloud-controller-manager-${m.name}`;
-    const restClient = clientOf(name, { clientCert: { commonName: CLOUD_CONTROLLER_MANAGER_USER } });
+    const restClient = clientOf(name, { clientCert: { commonName: CLOUD_CONTROLLER_MANAGER_USER } }, undefined, plan.clientRateLimits['cloud-controller-manager']);
     startCloudControllerManager(kernel, { name, restClient, cloud: cloud.api() });
     components.set(name, processComponent(kernel, name, m.name, 'cloud-controller-manager', {
       extraEndpoints: () => CLOUD_CONTROLLER_MANAGER_CLIENT_SUFFIXES.map((s) => `${restClient.options.name}.${kernel.process(name)?.incarnation ?? 0}.${s}`),

@@ -16,6 +16,7 @@ import { assertInstanceExists, createClusterCloud, requireCloud, startCloudContr
 import type { SimulatedCloud } from '../cloud/index.ts';
 import { restoreEtcd, type RestoreEtcdOptions } from './restore.ts';
 import { kubectlTransport } from './kubectl-transport.ts';
+import { kubectlRun } from './kubectl-klog.ts';
 import { startComponents, type ClusterComponents } from './components.ts';
 import { staticPodSource } from './static-pods.ts';
 import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
@@ -124,7 +125,6 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   });
 
   const kubectlClient = restClient('kubectl', { timeoutMs: 60_000 });
-  const transport = kubectlTransport(kubectlClient);
   const files = new Map<string, string>();
   let etcdctlClient: EtcdClient | undefined;
   let partitionGroups: string[][] | undefined;
@@ -199,7 +199,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       // `get -w` and `rollout status` follow a real watch for up to KUBECTL_WATCH_WINDOW_MS of
       // simulated time (this terminal is not interactive: there is no Ctrl+C to end them).
       const io = { nowMs: kernel.now(), now: () => kernel.now(), watchForMs: KUBECTL_WATCH_WINDOW_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
-      return run((done) => runKubectl(args, transport, { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
+      // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
+      const proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now());
+      const result = run((done) => runKubectl(args, kubectlTransport(proc.client), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
+      return { ...result, stderr: proc.stderr() + result.stderr };
     },
     async etcdctl(args, opts = {}) {
       if (plan.topology === 'managed') {

@@ -6,7 +6,7 @@
 // controller manager's loops, as upstream. Each is a named process with its real credentials and
 // its own REST client endpoint, so faults.stopComponent / stopNode / partition reach it.
 import type { Kernel } from '../kernel/index.ts';
-import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
+import { RestClient, ThrottleLog, type ClientRateLimits, type RestCredentials, type RestHost } from '../client/index.ts';
 import { ContainerRuntime } from '../cri/index.ts';
 import { CniConfigDirs, ClusterNetwork, KINDNET_CONFIG_FILE, kindnetConfList, kindnetProgram, kubeProxyProgram } from '../network/index.ts';
 import { startKubelet, type StaticPodSource } from '../kubelet/index.ts';
@@ -15,6 +15,7 @@ import { ALL_CONTROLLERS, controllerManagerClientSuffixes, startControllerManage
 import { ADMIN_CREDENTIALS, type Component } from './control-plane.ts';
 import { nodeObject, podCIDR } from './nodes.ts';
 import type { ClusterPlan, MachinePlan } from './options.ts';
+import type { RateLimitedComponent } from './client-rate-limits.ts';
 
 export interface ClusterComponents {
   network: ClusterNetwork;
@@ -50,20 +51,24 @@ export function startComponents(
   // already written (kindnet's pods also need a controller manager and a scheduler)
   for (const m of plan.machines.filter((x) => x.visible)) {
     if (!plan.cniFromKindnet) cniConfigs.write(m.name, KINDNET_CONFIG_FILE, kindnetConfList(podCIDR(m)));
-    startNodeComponents(kernel, m, { network, cniConfigs, runtimes }, clientOf, components, { staticPods: staticPodsOf?.(m), podSubnet: plan.podSubnet, kindnetRoutes: plan.kindnetRoutes });
+    startNodeComponents(kernel, m, { network, cniConfigs, runtimes }, clientOf, components, {
+      staticPods: staticPodsOf?.(m), podSubnet: plan.podSubnet, kindnetRoutes: plan.kindnetRoutes, limits: plan.clientRateLimits,
+    });
   }
   for (const m of plan.machines.filter((x) => x.role === 'control-plane')) startControlPlaneComponents(kernel, plan, m, clientOf, components);
   return { network, cniConfigs, runtimes };
 }
 
-export type ClientFactory = (process: string, credentials: RestCredentials, suffix?: string) => RestClient;
+export type ClientFactory = (process: string, credentials: RestCredentials, suffix?: string, limits?: ClientRateLimits) => RestClient;
 
 /**
  * A REST client owned by a process: it sends nothing and hears nothing while the process is down,
- * as a dead program's sockets do (its endpoint is `<process>-client`).
+ * as a dead program's sockets do (its endpoint is `<process>-client`). With `limits` (the
+ * component's rest.Config QPS/Burst) it waits for its token bucket, and long waits are recorded
+ * in the trace as the process's client-go log lines.
  */
 export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory {
-  return (process, credentials, suffix) => {
+  return (process, credentials, suffix, limits) => {
     const up = (): boolean => kernel.process(process)?.up === true;
     const host: RestHost = {
       now: () => kernel.now(),
@@ -76,7 +81,8 @@ export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory 
       })),
       isUp: (name) => kernel.net.isUp(name),
     };
-    return new RestClient(host, { name: suffix ? `${process}-${suffix}-client` : `${process}-client`, server: plan.serverEndpoint, serverURL: plan.serverURL, credentials, userAgent: process });
+    const throttling = limits ? { ...limits, throttleLog: new ThrottleLog((line) => kernel.record('client.throttled', process, line)) } : {};
+    return new RestClient(host, { name: suffix ? `${process}-${suffix}-client` : `${process}-client`, server: plan.serverEndpoint, serverURL: plan.serverURL, credentials, userAgent: process, ...throttling });
   };
 }
 
@@ -86,20 +92,22 @@ interface NodeExtras {
   podSubnet: string;
   /** Whether kindnet routes the other nodes' podCIDRs (ClusterPlan.kindnetRoutes). */
   kindnetRoutes: boolean;
+  /** Each component's client QPS and burst (ClusterPlan.clientRateLimits). */
+  limits: Record<RateLimitedComponent, ClientRateLimits>;
 }
 
 function startNodeComponents(
   kernel: Kernel, m: MachinePlan, { network, cniConfigs, runtimes }: ClusterComponents,
-  clientOf: ClientFactory, components: Map<string, Component>, { staticPods, podSubnet, kindnetRoutes }: NodeExtras,
+  clientOf: ClientFactory, components: Map<string, Component>, { staticPods, podSubnet, kindnetRoutes, limits }: NodeExtras,
 ): void {
   // kube-proxy runs in its DaemonSet pod's container (network/kube-proxy.ts): it follows the runtime
   const proxy = `kube-proxy-${m.name}`;
-  const kubeProxy = kubeProxyProgram(kernel, { nodeName: m.name, clusterCIDR: podSubnet, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS), processName: proxy });
+  const kubeProxy = kubeProxyProgram(kernel, { nodeName: m.name, clusterCIDR: podSubnet, network, restClient: clientOf(proxy, KUBE_PROXY_CREDENTIALS, undefined, limits['kube-proxy']), processName: proxy });
   // kindnet writes the node's CNI config once its container has read the node's Node (until then the
   // runtime's network is not ready) and routes the other nodes' podCIDRs
   const kindnetProcess = `kindnet-${m.name}`;
   const kindnet = kindnetProgram(kernel, {
-    nodeName: m.name, nodeIP: m.internalIP, configs: cniConfigs, network, restClient: clientOf(kindnetProcess, KINDNET_CREDENTIALS),
+    nodeName: m.name, nodeIP: m.internalIP, configs: cniConfigs, network, restClient: clientOf(kindnetProcess, KINDNET_CREDENTIALS, undefined, limits.kindnet),
     processName: kindnetProcess, routes: kindnetRoutes,
   });
   const newRuntime = (preloaded: string[]): ContainerRuntime => {
@@ -124,7 +132,7 @@ function startNodeComponents(
   const cni = network.attachNode(m.name, podCIDR(m), m.internalIP);
   const kubelet = `kubelet-${m.name}`;
   startKubelet(kernel, {
-    nodeName: m.name, restClient: clientOf(kubelet, nodeCredentials(m.name)), cri, cni, nodeIP: m.internalIP,
+    nodeName: m.name, restClient: clientOf(kubelet, nodeCredentials(m.name), undefined, limits.kubelet), cri, cni, nodeIP: m.internalIP,
     initialNode: nodeObject(m, kernel.now()), processName: kubelet, ...(staticPods ? { staticPods } : {}),
   });
   components.set(kubelet, processComponent(kernel, kubelet, m.name, 'kubelet', {
@@ -155,10 +163,10 @@ function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: Machi
 function startSchedulerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
   const scheduler = `kube-scheduler-${m.name}`;
   startScheduler(kernel, {
-    name: scheduler, restClient: clientOf(scheduler, SCHEDULER_CREDENTIALS),
+    name: scheduler, restClient: clientOf(scheduler, SCHEDULER_CREDENTIALS, undefined, plan.clientRateLimits['kube-scheduler']),
     // kube-scheduler-simulator writes its "why this node?" annotations with a client of its own
     // (the system:kube-scheduler role may not update pods); an admin client stands in for it.
-    ...(plan.schedulerAnnotations ? { resultClient: clientOf(scheduler, ADMIN_CREDENTIALS, 'results') } : {}),
+    ...(plan.schedulerAnnotations ? { resultClient: clientOf(scheduler, ADMIN_CREDENTIALS, 'results', plan.clientRateLimits['kube-scheduler']) } : {}),
     ...(plan.scheduler ? { config: plan.scheduler as KubeSchedulerConfiguration } : {}),
     ...(plan.plugins.schedulerRegistry ? { registry: plan.plugins.schedulerRegistry } : {}),
   });
@@ -167,7 +175,8 @@ function startSchedulerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, cli
 
 function startControllerManagerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
   const kcm = `kube-controller-manager-${m.name}`;
-  const kcmClient = clientOf(kcm, KCM_CREDENTIALS);
+  // each controller builds its own client from these limits (manager.ts)
+  const kcmClient = clientOf(kcm, KCM_CREDENTIALS, undefined, plan.clientRateLimits['kube-controller-manager']);
   const reconciler = plan.plugins.replicaSetReconciler;
   const controllers = kcmControllers(plan);
   startControllerManager(kernel, { name: kcm, restClient: kcmClient, controllers, ...(reconciler ? { replicaSetReconciler: reconciler } : {}) });

@@ -44,8 +44,10 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect(node.status.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
     expect(node.status.conditions.find((c: { type: string }) => c.type === 'Ready').status).toBe('True');
     expect((await cluster.kubectl('get nodes')).stdout).toBe(
-      // 3s: boot waits for the kube-proxy and kindnet DaemonSet pods (each with a 400 ms sandbox) after the node registers
-      'NAME   STATUS   ROLES           AGE   VERSION\ncp-1   Ready    control-plane   3s    v1.33.0\n',
+      // 3s: boot waits for the kube-proxy and kindnet DaemonSet pods (each with a 400 ms sandbox) after the node registers;
+      // then 0.8 s more: the apply's 14 requests (a GET and a POST per object) go through kubectl's token bucket
+      // (client-go's 5 QPS, burst 10), so the last 4 wait about 200 ms each
+      'NAME   STATUS   ROLES           AGE   VERSION\ncp-1   Ready    control-plane   4s    v1.33.0\n',
     );
   });
 
@@ -93,12 +95,14 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
   it('shows the namespace, the Service and the ReplicaSet in get tables', async () => {
     // two simulated minutes later the images that exist run; the made-up ones back off pulling
     await cluster.advance(120_000);
-    expect((await cluster.kubectl('get ns development')).stdout).toBe('NAME          STATUS   AGE\ndevelopment   Active   2m\n');
-    expect((await cluster.kubectl('get rs frontend')).stdout).toBe('NAME       DESIRED   CURRENT   READY   AGE\nfrontend   3         3         0       2m\n');
+    // 2m1s: the apply's objects were created up to ~0.8 s before the throttled apply ended (see above),
+    // and the commands of the tests before this one took a few hundred ms more: all are over 121 s old
+    expect((await cluster.kubectl('get ns development')).stdout).toBe('NAME          STATUS   AGE\ndevelopment   Active   2m1s\n');
+    expect((await cluster.kubectl('get rs frontend')).stdout).toBe('NAME       DESIRED   CURRENT   READY   AGE\nfrontend   3         3         0       2m1s\n');
     expect((await cluster.kubectl('get pod frontend nginx')).stdout).toBe([
       'NAME       READY   STATUS             RESTARTS   AGE',
-      'frontend   0/2     ImagePullBackOff   0          2m',
-      'nginx      1/1     Running            0          2m',
+      'frontend   0/2     ImagePullBackOff   0          2m1s',
+      'nginx      1/1     Running            0          2m1s',
       '',
     ].join('\n'));
     const svc = await json(cluster, 'get svc my-service');

@@ -3,6 +3,8 @@
 // a load balancer fronts the replicas.
 import type { ReplicaSetReconciler } from '../controllers/index.ts';
 import type { PluginFactory } from '../scheduler/index.ts';
+import type { ClientRateLimits } from '../client/index.ts';
+import { resolveClientRateLimits, type RateLimitedComponent } from './client-rate-limits.ts';
 
 export interface WorkerSpec {
   name?: string;
@@ -71,6 +73,15 @@ export interface ClusterOptions {
    * bigger clusters cost O(nodes^2) memory.
    */
   kindnetRoutes?: boolean;
+  /**
+   * Client-side rate limits (client-go rest.Config QPS / Burst) per component, over upstream's
+   * defaults (client-rate-limits.ts): kube-controller-manager 20/30 for each controller's own
+   * client, kube-scheduler 50/100, kubelet 50/100, kube-proxy 5/10, cloud-controller-manager
+   * 20/30, kubectl 5/10, kindnet 5/10. Raise them as upstream's scale tests raise
+   * --kube-api-qps, e.g. { 'kube-controller-manager': { qps: 100, burst: 200 } }; qps <= 0
+   * disables limiting (client-go's QPS -1). Clients from cluster.internals.restClient are unlimited.
+   */
+  clientRateLimits?: Partial<Record<RateLimitedComponent, Partial<ClientRateLimits>>>;
 }
 
 export interface MachinePlan {
@@ -117,6 +128,8 @@ export interface ClusterPlan {
   cniFromKindnet: boolean;
   /** Whether each node's pod routes come from its kindnet pod, else from the machines' gateway (ClusterOptions.kindnetRoutes). */
   kindnetRoutes: boolean;
+  /** Each component's client QPS and burst (ClusterOptions.clientRateLimits over upstream's defaults). */
+  clientRateLimits: Record<RateLimitedComponent, ClientRateLimits>;
 }
 
 export const LOAD_BALANCER = 'kube-apiserver-lb';
@@ -179,6 +192,7 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
     schedulerAnnotations: options.schedulerAnnotations ?? machines.filter((m) => m.visible).length <= SCHEDULER_ANNOTATIONS_MAX_NODES,
     cniFromKindnet,
     kindnetRoutes: cniFromKindnet && (options.kindnetRoutes ?? machines.filter((m) => m.visible).length <= KINDNET_ROUTES_MAX_NODES),
+    clientRateLimits: resolveClientRateLimits(options.clientRateLimits),
   };
 }
 

@@ -6,7 +6,7 @@
 // the restarted incarnation relists, as the real binary does after a restart.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/index.ts';
 import {
-  LeaderElector, RestClient, SharedInformer, createEventRecorder, restListerWatcher,
+  LeaderElector, RestClient, SharedInformer, ThrottleLog, createEventRecorder, restListerWatcher,
   type EventRecorder, type RestCredentials, type RestHost,
 } from '../client/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
@@ -85,11 +85,16 @@ function runControllerManager(kernel: Kernel, ctx: ProcessContext, o: Controller
     setHandler: (name, handler) => kernel.setHandler(name, handler),
     isUp: (name) => kernel.net.isUp(name),
   };
+  // client-go's throttled logger is a package variable: one per process, shared by its clients
+  const throttleLog = new ThrottleLog(log);
+  // ControllerClientBuilder.ClientOrDie(name): a rest.Config copy per client, so each client (each
+  // controller's, and "main" for the informers and the lease) has a token bucket of its own with
+  // the manager's --kube-api-qps / --kube-api-burst (base.qps / base.burst)
   const client = (suffix: string, credentials?: RestCredentials): RestClient => {
     const base = o.restClient.options;
     return new RestClient(host, {
       ...base, name: `${base.name}.${ctx.incarnation}.${suffix}`, userAgent: `kube-controller-manager/${suffix}`,
-      ...(credentials ? { credentials } : {}),
+      ...(credentials ? { credentials } : {}), throttleLog,
     });
   };
   const main = client('main');
@@ -135,9 +140,11 @@ function startControllers(
   const replicaSets = informer<ReplicaSet>('apps', 'replicasets');
   const deployments = informer<Deployment>('apps', 'deployments');
   const stops: (() => void)[] = [];
+  // each controller's own client, with its own bucket; its event recorder shares it
   const controllerClient = (name: ControllerName): RestClient => {
-    if (o.useServiceAccountCredentials === false) return main;
     const sa = CONTROLLER_SERVICE_ACCOUNTS[name];
+    // SimpleControllerClientBuilder: the manager's own credentials, still a client per controller
+    if (o.useServiceAccountCredentials === false) return client(sa);
     ensureServiceAccount(main, sa);
     return client(sa, { token: `sa-token:kube-system:${sa}` });
   };

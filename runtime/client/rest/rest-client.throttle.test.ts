@@ -68,6 +68,18 @@ describe('RestClient rate limiting', () => {
     expect(relative(arrivals).slice(10)).toEqual([0, 200]);
   });
 
+  it('gives a withLimits() view a full bucket of its own, shared by its impersonate() views', () => {
+    const { kernel, client, arrivals } = setup();
+    const c = client();
+    for (let i = 0; i < 10; i++) get(c);
+    const fresh = c.withLimits({ qps: 1, burst: 2 });
+    get(fresh);
+    get(fresh.impersonate({ user: 'jane' }));
+    get(fresh.impersonate({ user: 'jane' }));
+    kernel.runFor(5_000);
+    expect(relative(arrivals).slice(10)).toEqual([0, 0, 1000]);
+  });
+
   it('does not throttle watches (request.go Watch), only requests', () => {
     const { kernel, client, arrivals } = setup();
     const c = client({ qps: 1, burst: 1 });

@@ -81,14 +81,14 @@ export class RestClient {
   private readonly streams = new Map<number, (msg: WireMessage) => void>();
   private nextId = 1;
   private closed = false;
-  private readonly limiter: TokenBucketRateLimiter | undefined;
+  private limiter: TokenBucketRateLimiter | undefined;
 
   constructor(private readonly host: RestHost, readonly options: RestClientOptions, private readonly impersonation?: RestImpersonation, shared?: RestClient) {
     if (shared) {
-      // a view with other impersonation headers: same connection, same tables
+      // a view with other impersonation headers or limits: same connection, same tables
       this.pending = shared.pending;
       this.streams = shared.streams;
-      this.nextIdSource = shared;
+      this.nextIdSource = shared.root();
       this.limiter = shared.limiter;
       return;
     }
@@ -100,7 +100,19 @@ export class RestClient {
 
   /** The same client sending Impersonate-User/Group headers (kubectl --as/--as-group). */
   impersonate(who: RestImpersonation | undefined): RestClient {
-    return new RestClient(this.host, this.options, who, this.root());
+    return new RestClient(this.host, this.options, who, this);
+  }
+
+  /**
+   * The same connection with a token bucket of its own (client-go: a rest.Config copy builds a
+   * new limiter), e.g. one per kubectl run, as each kubectl process starts with a full bucket.
+   */
+  withLimits(limits: { qps: number; burst: number }, throttleLog?: ThrottleLog): RestClient {
+    const options: RestClientOptions = { ...this.options, qps: limits.qps, burst: limits.burst };
+    if (throttleLog) options.throttleLog = throttleLog;
+    const view = new RestClient(this.host, options, this.impersonation, this);
+    view.limiter = rateLimiterFor(limits, this.host.now());
+    return view;
   }
 
   /** Detaches the endpoint: later answers are dropped, open streams are forgotten. */
