@@ -8,6 +8,8 @@
 // the run. Figures: wall and simulated time, peak heap (heapUsed sampled by the worker after boot
 // and every 10 s of wall time) and peak RSS (VmHWM, which covers the synchronous boot too).
 // Budgets: SCALE_BUDGET_S (default 1800 s per size); SCALE=1000 or SCALE=5000 runs one size.
+// Clients run at upstream's scale-test limits (100 qps / 100 burst for the controller manager, the
+// scheduler and the kubelets; SCALE_QPS changes it, 0 = unlimited): see scale-worker.ts.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
