@@ -143,7 +143,9 @@ function startNodeComponents(
     onMachineStop: () => {
       const old = runtimes.get(m.name)!;
       newRuntime(old.listImages().flatMap((i) => i.names.slice(0, 1)));
+      // a reboot empties the kernel's tables: kindnet's routes and kube-proxy's iptables rules
       network.flushRoutes(m.name);
+      network.flushRules(m.name);
     },
   }));
   components.set(proxy, {

@@ -108,4 +108,24 @@ describe('kube-proxy runs in its DaemonSet pod', { timeout: 120_000 }, () => {
     const sync = events.findIndex((e, i) => i > restart && e.kind === 'kube-proxy.sync' && e.actor === 'kube-proxy-worker-1');
     expect([crash >= 0, restart > crash, sync > restart]).toEqual([true, true, true]);
   });
+
+  it('a rebooted node has no Service rules (iptables lives in the kernel) until its kube-proxy syncs again', async () => {
+    const cluster = createCluster({ seed: 7, workers: [{ images: [NGINX] }, { images: [NGINX] }] });
+    const { network } = cluster.internals.components;
+    await ok(cluster, 'apply -f -', DEPLOYMENT);
+    await ok(cluster, 'apply -f -', service('web'));
+    await endpointsReady(cluster, 'web');
+    const ip = await clusterIP(cluster, 'web');
+    const target = (await json(cluster, 'get pods -l app=web')).items[0].spec.nodeName as string;
+    const rebooted = target === 'worker-1' ? 'worker-2' : 'worker-1';
+    expect(network.sendRequest(rebooted, `${ip}:80`).ok).toBe(true);
+
+    await cluster.faults.stopNode(rebooted);
+    expect(network.iptablesSave(rebooted)).not.toContain('default/web');
+    await cluster.faults.startNode(rebooted);
+    // the kernel came back empty: nothing answers the cluster IP from this node yet
+    expect(network.sendRequest(rebooted, `${ip}:80`)).toMatchObject({ ok: false, error: `dial tcp ${ip}:80: connect: no route to host` });
+    await until(cluster, async () => network.sendRequest(rebooted, `${ip}:80`).ok, 120_000);
+    expect(network.iptablesSave(rebooted)).toContain('default/web');
+  });
 });

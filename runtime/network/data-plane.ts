@@ -106,6 +106,11 @@ export class ClusterNetwork {
     this.nat.set(nodeName, rules);
   }
 
+  /** The machine rebooted: iptables lives in the kernel, so its rules are gone until kube-proxy syncs again. */
+  flushRules(nodeName: string): void {
+    this.nat.delete(nodeName);
+  }
+
   rulesOf(nodeName: string): IptablesRule[] {
     return this.nat.get(nodeName) ?? [];
   }
