@@ -96,4 +96,18 @@ describe('client-side rate limiting (client-go QPS/burst)', { timeout: 120_000 }
       expect(cluster.now() - startMs).toBeLessThan(2_000);
     });
   });
+
+  it('a kubelet whose API client is starved still heartbeats: node status and Lease go through its unlimited heartbeat client', async () => {
+    // one token per 20 s for the kubelet's main client (pods, their status); upstream's heartbeat client has QPS -1
+    const cluster = createCluster({ seed: 3, topology: 'single-node', workers: 1, clientRateLimits: { kubelet: { qps: 0.05, burst: 1 } } });
+    const renewTimes = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      await cluster.advance(10_000);
+      const lease = JSON.parse((await cluster.kubectl('get lease worker-1 -n kube-node-lease -o json')).stdout) as { spec: { renewTime: string } };
+      renewTimes.add(lease.spec.renewTime);
+    }
+    // renewed every 10 s (the kubelet's nodeLeaseRenewIntervalFraction of its 40 s lease): six reads, six renewals
+    expect(renewTimes.size).toBe(6);
+    expect((await cluster.kubectl('get node worker-1 --no-headers')).stdout).toMatch(/^worker-1\s+Ready\s/);
+  });
 });

@@ -14,6 +14,10 @@ import { MirrorPods } from './mirror-pods.ts';
 import { startNodeAgent } from './node-agent.ts';
 import { PodWorkers } from './pod-workers.ts';
 import { runtimeNetworkError } from './runtime-state.ts';
+
+/** KubeletConfiguration eventRecordQPS / eventBurst defaults (pkg/kubelet/apis/config/v1beta1/defaults.go). */
+const KUBELET_EVENT_LIMITS = { qps: 50, burst: 100 };
+const UNLIMITED = { qps: -1, burst: 0 };
 import { isMirrorPod, type StaticPodSource } from './static-pods.ts';
 
 export interface KubeletOptions {
@@ -37,9 +41,13 @@ export function startKubelet(kernel: Kernel, options: KubeletOptions): SimProces
 }
 
 function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
-  const recorder: EventRecorder = createEventRecorder({ clock: ctx, client: o.restClient, component: 'kubelet', host: o.nodeName });
+  // cmd/kubelet/app/server.go buildKubeletClientsets: events use their own client at eventRecordQPS /
+  // eventBurst (50 / 100), and the heartbeat client (node status and Lease) is not rate limited (QPS -1)
+  const eventClient = o.restClient.withLimits(KUBELET_EVENT_LIMITS);
+  const heartbeatClient = o.restClient.withLimits(UNLIMITED);
+  const recorder: EventRecorder = createEventRecorder({ clock: ctx, client: eventClient, component: 'kubelet', host: o.nodeName });
   const networkError = (): string | undefined => runtimeNetworkError(o.cri);
-  startNodeAgent(ctx, { nodeName: o.nodeName, client: o.restClient, ...(o.initialNode ? { initialNode: o.initialNode } : {}), images: () => o.cri.listImages(), networkError });
+  startNodeAgent(ctx, { nodeName: o.nodeName, client: heartbeatClient, ...(o.initialNode ? { initialNode: o.initialNode } : {}), images: () => o.cri.listImages(), networkError });
   const pods = new SharedInformer<Pod>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'pods', fieldSelector: `spec.nodeName=${o.nodeName}` }));
   const workers = new PodWorkers(ctx, { client: o.restClient, cri: o.cri, cni: o.cni, nodeIP: o.nodeIP, recorder, lister: pods.lister, networkError,
     ...(o.initialNode?.status?.allocatable ? { allocatable: o.initialNode.status.allocatable } : {}) });

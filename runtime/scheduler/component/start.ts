@@ -61,9 +61,13 @@ export function startScheduler(kernel: Kernel, options: SchedulerOptions): Sched
     }
     errors = undefined;
     const clock = { now: ctx.now, setTimer: ctx.setTimer };
+    // cmd/kube-scheduler/app/options createClients: events go through their own clientset (eventClient,
+    // built from the same kubeconfig), so they have a token bucket of their own
+    const { qps, burst } = options.restClient.options;
+    const eventClient = qps !== undefined && qps > 0 ? options.restClient.withLimits({ qps, burst: burst ?? 1 }) : options.restClient;
     const recorder = createEventRecorder({
       clock,
-      client: options.restClient,
+      client: eventClient,
       component: built.config.profiles[0]?.schedulerName ?? 'default-scheduler',
     });
     const run = (): RunningScheduler => {
