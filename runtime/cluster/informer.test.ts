@@ -9,7 +9,8 @@ function configMaps(names: string[]): string {
   return names.map((n) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  k: v\n`).join('---\n');
 }
 
-it('an informer cut off from the API server resumes, gets 410 Gone and relists to the truth', { timeout: 60_000 }, async () => {
+/** A cluster and an informer of default's ConfigMaps on its own REST client endpoint, logging to `logs`. */
+function configMapInformer() {
   const cluster = createCluster({ seed: 5 });
   const kernel = cluster.internals.kernel;
   const client = cluster.internals.restClient('informer');
@@ -19,6 +20,11 @@ it('an informer cut off from the API server resumes, gets 410 Gone and relists t
     restListerWatcher<ConfigMap>(client, { group: '', resource: 'configmaps', namespace: 'default' }),
     { onLog: (m) => logs.push(m) },
   );
+  return { cluster, kernel, logs, informer };
+}
+
+it('an informer cut off from the API server resumes, gets 410 Gone and relists to the truth', { timeout: 60_000 }, async () => {
+  const { cluster, kernel, logs, informer } = configMapInformer();
   const deleted: string[] = [];
   informer.addEventHandler({ onDelete: (obj) => deleted.push('metadata' in obj ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.key) });
   informer.start();
@@ -52,15 +58,7 @@ it('an informer cut off from the API server resumes, gets 410 Gone and relists t
 });
 
 it('an informer cut off during a burst of writes resumes without relisting: the watch cache window grew', { timeout: 60_000 }, async () => {
-  const cluster = createCluster({ seed: 5 });
-  const kernel = cluster.internals.kernel;
-  const client = cluster.internals.restClient('informer');
-  const logs: string[] = [];
-  const informer = new SharedInformer<ConfigMap>(
-    { now: () => kernel.now(), setTimer: (ms, fn) => kernel.setTimer(ms, fn), every: (ms, fn) => kernel.every(ms, fn) },
-    restListerWatcher<ConfigMap>(client, { group: '', resource: 'configmaps', namespace: 'default' }),
-    { onLog: (m) => logs.push(m) },
-  );
+  const { cluster, kernel, logs, informer } = configMapInformer();
   informer.start();
   await cluster.advance(1000);
   // 150 writes within a few simulated ms: more than the window's first 100 events, all fresh, so it

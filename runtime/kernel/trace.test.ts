@@ -28,6 +28,17 @@ function busyRun(seed: number, detail = true): { hash: string; count: number } {
   return { hash: k.trace.hash(), count: k.trace.count };
 }
 
+// The documented hash written with BigInt, so it shares no code with Trace:
+// lane = (lane xor word) * prime mod 2^32; a string's hash folds its UTF-16 units from a basis.
+const fold = (h: bigint, w: number, p: bigint): bigint => ((h ^ BigInt(w >>> 0)) * p) & 0xffffffffn;
+const PA = 0x01000193n;
+const PB = 0x5bd1e995n;
+const str = (s: string, p: bigint, basis: bigint): number => {
+  let h = basis;
+  for (const u of s.split('').map((c) => c.charCodeAt(0))) h = fold(h, u, p);
+  return Number(h);
+};
+
 describe('trace', () => {
   it('same seed and inputs give the same trace hash, twice in a row', () => {
     const a = busyRun(11);
@@ -53,15 +64,6 @@ describe('trace', () => {
   });
 
   it('matches a plain implementation of the documented hash', () => {
-    // lane = (lane xor word) * prime mod 2^32, written with BigInt so it shares no code with Trace
-    const fold = (h: bigint, w: number, p: bigint): bigint => ((h ^ BigInt(w >>> 0)) * p) & 0xffffffffn;
-    const PA = 0x01000193n;
-    const PB = 0x5bd1e995n;
-    const str = (s: string, p: bigint, basis: bigint): number => {
-      let h = basis;
-      for (const u of s.split('').map((c) => c.charCodeAt(0))) h = fold(h, u, p);
-      return Number(h);
-    };
     const records: [number, string, string, string][] = [
       [2 ** 33 + 70_000, 'kind', 'actor', 'detail \u00e9'], // a time above 2^32
       [5, 'kind', 'other', ''],
@@ -81,14 +83,6 @@ describe('trace', () => {
   });
 
   it('recordJoined folds the two detail parts\' string hashes and keeps head + tail', () => {
-    const fold = (h: bigint, w: number, p: bigint): bigint => ((h ^ BigInt(w >>> 0)) * p) & 0xffffffffn;
-    const PA = 0x01000193n;
-    const PB = 0x5bd1e995n;
-    const str = (s: string, p: bigint, basis: bigint): number => {
-      let h = basis;
-      for (const u of s.split('').map((c) => c.charCodeAt(0))) h = fold(h, u, p);
-      return Number(h);
-    };
     let a = 0x811c9dc5n;
     let b = 0x9e3779b9n;
     for (const w of [0, 7]) [a, b] = [fold(a, w, PA), fold(b, w, PB)];

@@ -86,22 +86,9 @@ export class Trace {
     if (!this.enabled) return;
     const d = this.detail ? detail : '';
     this.total++;
+    this.foldHead(timeMs, kind, actor);
     let a = this.hashA;
     let b = this.hashB;
-    const high = timeMs >= TWO_POW_32 ? Math.floor(timeMs / TWO_POW_32) : 0;
-    const low = timeMs >>> 0;
-    a = Math.imul(a ^ high, PRIME_A);
-    b = Math.imul(b ^ high, PRIME_B);
-    a = Math.imul(a ^ low, PRIME_A);
-    b = Math.imul(b ^ low, PRIME_B);
-    let kindA = this.memoA.get(kind);
-    if (kindA === undefined) kindA = this.remember(kind);
-    a = Math.imul(a ^ kindA, PRIME_A);
-    b = Math.imul(b ^ this.memoB.get(kind)!, PRIME_B);
-    let actorA = this.memoA.get(actor);
-    if (actorA === undefined) actorA = this.remember(actor);
-    a = Math.imul(a ^ actorA, PRIME_A);
-    b = Math.imul(b ^ this.memoB.get(actor)!, PRIME_B);
     for (let i = 0; i < d.length; i++) {
       const c = d.charCodeAt(i);
       a = Math.imul(a ^ c, PRIME_A);
@@ -123,25 +110,11 @@ export class Trace {
     if (!this.enabled) return;
     if (!this.detail) return this.record(timeMs, kind, actor);
     this.total++;
-    let a = this.hashA;
-    let b = this.hashB;
-    const high = timeMs >= TWO_POW_32 ? Math.floor(timeMs / TWO_POW_32) : 0;
-    const low = timeMs >>> 0;
-    a = Math.imul(a ^ high, PRIME_A);
-    b = Math.imul(b ^ high, PRIME_B);
-    a = Math.imul(a ^ low, PRIME_A);
-    b = Math.imul(b ^ low, PRIME_B);
-    // the four parts unrolled (a loop over an array literal would allocate per record)
-    a = Math.imul(a ^ (this.memoA.get(kind) ?? this.remember(kind)), PRIME_A);
-    b = Math.imul(b ^ this.memoB.get(kind)!, PRIME_B);
-    a = Math.imul(a ^ (this.memoA.get(actor) ?? this.remember(actor)), PRIME_A);
-    b = Math.imul(b ^ this.memoB.get(actor)!, PRIME_B);
-    a = Math.imul(a ^ (this.memoA.get(head) ?? this.remember(head)), PRIME_A);
-    b = Math.imul(b ^ this.memoB.get(head)!, PRIME_B);
-    a = Math.imul(a ^ (this.memoA.get(tail) ?? this.remember(tail)), PRIME_A);
-    b = Math.imul(b ^ this.memoB.get(tail)!, PRIME_B);
-    this.hashA = Math.imul(a ^ DETAIL_END, PRIME_A);
-    this.hashB = Math.imul(b ^ DETAIL_END, PRIME_B);
+    this.foldHead(timeMs, kind, actor);
+    this.foldString(head);
+    this.foldString(tail);
+    this.hashA = Math.imul(this.hashA ^ DETAIL_END, PRIME_A);
+    this.hashB = Math.imul(this.hashB ^ DETAIL_END, PRIME_B);
     if (this.capacity > 0) this.keep(timeMs, kind, actor, head, tail);
     if (this.listeners.length === 0) return;
     const ev: TraceEvent = { timeMs, kind, actor, detail: head + tail };
@@ -191,6 +164,23 @@ export class Trace {
     this.ringStart = (i + 1) % this.capacity;
   }
 
+
+  /** Folds what every record starts with: the time's high and low 32 bits, then kind and actor. */
+  private foldHead(timeMs: number, kind: string, actor: string): void {
+    const high = timeMs >= TWO_POW_32 ? Math.floor(timeMs / TWO_POW_32) : 0;
+    const low = timeMs >>> 0;
+    this.hashA = Math.imul(Math.imul(this.hashA ^ high, PRIME_A) ^ low, PRIME_A);
+    this.hashB = Math.imul(Math.imul(this.hashB ^ high, PRIME_B) ^ low, PRIME_B);
+    this.foldString(kind);
+    this.foldString(actor);
+  }
+
+  /** Folds a string's memoized lane hashes (one word per lane). */
+  private foldString(s: string): void {
+    const a = this.memoA.get(s) ?? this.remember(s);
+    this.hashA = Math.imul(this.hashA ^ a, PRIME_A);
+    this.hashB = Math.imul(this.hashB ^ this.memoB.get(s)!, PRIME_B);
+  }
 
   /** Computes and memoizes both lanes' hash of a kind or actor string; returns lane A's. */
   private remember(s: string): number {
