@@ -22,7 +22,7 @@ export { SYSTEM_NAMESPACES } from './bootstrap.ts';
 export {
   startBootstrapController, kubernetesService, kubernetesEndpointSlice, KUBERNETES_SERVICE_IP, MASTER_LEASES_PREFIX, type BootstrapControllerOptions,
 } from './bootstrap-controller.ts';
-export { DEFAULT_WATCH_CACHE_CAPACITY, DEFAULT_BOOKMARK_INTERVAL_MS } from './watch-cache/watch-cache.ts';
+export { DEFAULT_BOOKMARK_INTERVAL_MS } from './watch-cache/watch-cache.ts';
 export { createInMemoryEtcd, type InMemoryEtcd } from './testing/mvcc-etcd-client.ts';
 export {
   startApiServerReplica, decodeWireRequest, isApiWireMessage,

@@ -15,7 +15,7 @@ import { prefixEnd } from '../../etcd/index.ts';
 import { decodeShared } from '../encoding.ts';
 import type { ApiWatchEvent } from '../request.ts';
 import { storagePrefix } from '../resources.ts';
-import { EventRing, LOWER_BOUND_CAPACITY } from './event-ring.ts';
+import { EventRing } from './event-ring.ts';
 import { matches, type Predicate } from './filter.ts';
 import { KeyIndex, pinnedValue, triggerFor, WatcherIndex, type Trigger } from './triggers.ts';
 
@@ -50,7 +50,6 @@ interface Watcher {
   bookmarks: boolean;
 }
 
-export const DEFAULT_WATCH_CACHE_CAPACITY = LOWER_BOUND_CAPACITY;
 export const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
 const RELIST_BACKOFF_MS = 1000;
 
