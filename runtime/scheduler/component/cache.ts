@@ -79,10 +79,9 @@ export class SchedulerCache {
       if (placed) this.unplace(key, placed);
       return;
     }
-    if (placed && placed.nodeName === nodeName && !placed.assumed) {
-      placed.pod = pod; // requests are immutable: the accounting stays as it is
-      return;
-    }
+    if (placed && placed.pod === pod && !placed.assumed) return;
+    // cache.go updatePod is RemovePod(old) then AddPod(new): the snapshot's PodInfo then reads the
+    // pod's current labels (pod affinity and topology spread count them) and keeps no stale copy
     if (placed) this.unplace(key, placed);
     this.place(key, { pod, nodeName, assumed: false });
   }
