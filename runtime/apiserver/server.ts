@@ -163,12 +163,18 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
  * The text of a watch event, built once per (type, object) and shared by every watcher of every
  * replica: the replicas' watch caches share their frozen objects, and the same string for the same
  * event lets clients find it in their decode memo by identity instead of rehashing a copy.
+ * Bounded, oldest first out: a text is needed only while its event fans out, and keeping one per
+ * object for as long as the watch cache keeps the object cost about 3 KB per pod at scale.
  */
-const eventTexts = new WeakMap<object, Partial<Record<ApiWatchEvent['type'], string>>>();
+const eventTexts = new Map<object, Partial<Record<ApiWatchEvent['type'], string>>>();
+const EVENT_TEXTS_MAX = 4096;
 
 function encodeEvent(ev: ApiWatchEvent): string {
   let texts = eventTexts.get(ev.object);
-  if (texts === undefined) eventTexts.set(ev.object, (texts = {}));
+  if (texts === undefined) {
+    if (eventTexts.size >= EVENT_TEXTS_MAX) eventTexts.delete(eventTexts.keys().next().value!);
+    eventTexts.set(ev.object, (texts = {}));
+  }
   return (texts[ev.type] ??= `{"type":"${ev.type}","object":${JSON.stringify(ev.object)}}`);
 }
 
