@@ -127,3 +127,28 @@ it('leader election: a second controller manager waits, then takes over when the
   await cluster.advance(10_000);
   expect((await get('get pods -o name')).trim().split('\n')).toHaveLength(3);
 });
+
+it('the manager builds its clients as controllermanager.go does: leader election, shared informers and each controller apart', { timeout: 120_000 }, async () => {
+  const { cluster, kernel, start } = setup(13);
+  const sent = new Map<string, Set<string>>();
+  const send = kernel.send.bind(kernel);
+  kernel.send = (from, to, msg) => {
+    const m = msg as { type?: string; req?: { verb: string; resource?: string; name?: string } };
+    if ((m.type === 'api.request' || m.type === 'api.watch') && m.req) {
+      const client = from.replace(/^kcm\.\d+\./, '');
+      if (client !== from) (sent.get(client) ?? sent.set(client, new Set()).get(client)!).add(`${m.req.verb} ${m.req.resource ?? ''}${m.req.resource === 'leases' ? `/${m.req.name ?? ''}` : ''}`);
+    }
+    send(from, to, msg);
+  };
+  start('kcm');
+  await cluster.advance(5_000);
+  // resourcelock.NewFromKubeconfig: the Lease alone, through a client of its own
+  expect([...sent.get('leader-election') ?? []].sort()).toEqual(['create leases/', 'get leases/kube-controller-manager', 'update leases/kube-controller-manager']);
+  // rootClientBuilder.ClientOrDie("shared-informers"): only lists and watches
+  const informers = [...sent.get('shared-informers') ?? []];
+  expect(informers.length).toBeGreaterThan(3);
+  expect(informers.every((r) => /^(list|watch) /.test(r))).toBe(true);
+  expect(informers).toEqual(expect.arrayContaining(['list pods', 'watch pods', 'list replicasets', 'list deployments']));
+  // the controllers' own clients make no lists or watches of their own here
+  expect(sent.has('replicaset-controller')).toBe(false);
+});

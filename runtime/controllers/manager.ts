@@ -54,9 +54,17 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
 /** Every controller this manager can run, in start order. */
 export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle', 'resourcequota'];
 
-/** The suffixes of the client endpoints a manager incarnation uses ("main" plus one per controller). */
+/**
+ * The clients a manager incarnation builds, each with a bucket of its own, as controllermanager.go
+ * does: the root client ("main": its events and the service-account bootstrap), the leader
+ * election's (resourcelock.NewFromKubeconfig, user agent "leader-election"), the informers'
+ * (rootClientBuilder.ClientOrDie("shared-informers")), then one per controller.
+ */
+const MANAGER_CLIENT_SUFFIXES = ['main', 'leader-election', 'shared-informers'] as const;
+
+/** The suffixes of the client endpoints a manager incarnation uses (its own three plus one per controller). */
 export function controllerManagerClientSuffixes(controllers: readonly ControllerName[] = ALL_CONTROLLERS): string[] {
-  return ['main', ...controllers.map((c) => CONTROLLER_SERVICE_ACCOUNTS[c])];
+  return [...MANAGER_CLIENT_SUFFIXES, ...controllers.map((c) => CONTROLLER_SERVICE_ACCOUNTS[c])];
 }
 
 const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => HostedController>> = {
@@ -87,9 +95,9 @@ function runControllerManager(kernel: Kernel, ctx: ProcessContext, o: Controller
   };
   // client-go's throttled logger is a package variable: one per process, shared by its clients
   const throttleLog = new ThrottleLog(log);
-  // ControllerClientBuilder.ClientOrDie(name): a rest.Config copy per client, so each client (each
-  // controller's, and "main" for the informers and the lease) has a token bucket of its own with
-  // the manager's --kube-api-qps / --kube-api-burst (base.qps / base.burst)
+  // ControllerClientBuilder.ClientOrDie(name): a rest.Config copy per client, so each client (the
+  // manager's own three and each controller's) has a token bucket of its own with the manager's
+  // --kube-api-qps / --kube-api-burst (base.qps / base.burst)
   const client = (suffix: string, credentials?: RestCredentials): RestClient => {
     const base = o.restClient.options;
     return new RestClient(host, {
@@ -97,16 +105,16 @@ function runControllerManager(kernel: Kernel, ctx: ProcessContext, o: Controller
       ...(credentials ? { credentials } : {}), throttleLog,
     });
   };
-  const main = client('main');
+  const [main, leaderElection, sharedInformers] = MANAGER_CLIENT_SUFFIXES.map((suffix) => client(suffix)) as [RestClient, RestClient, RestClient];
   const identity = `${o.name}_${uuid(ctx)}`;
   const clock = { now: () => ctx.now(), setTimer: (ms: number, fn: () => void) => ctx.setTimer(ms, fn), every: (ms: number, fn: () => void) => ctx.every(ms, fn) };
   let running: { stop(): void } | undefined;
   const lead = (): void => {
-    running = startControllers(ctx, o, clock, main, client, log);
+    running = startControllers(ctx, o, clock, { main, sharedInformers }, client, log);
   };
   if (o.leaderElect === false) return lead();
   const elector: LeaderElector = new LeaderElector({
-    clock, rng: ctx.rng.fork('leaderelection'), client: main, lock: LEASE, identity,
+    clock, rng: ctx.rng.fork('leaderelection'), client: leaderElection, lock: LEASE, identity,
     recorder: createEventRecorder({ clock, client: main, component: 'kube-controller-manager', ...(o.epochMs !== undefined ? { epochMs: o.epochMs } : {}) }),
     callbacks: {
       onStartedLeading: () => {
@@ -130,12 +138,12 @@ function runControllerManager(kernel: Kernel, ctx: ProcessContext, o: Controller
 type Clock = { now(): number; setTimer(ms: number, fn: () => void): { cancel(): void }; every(ms: number, fn: () => void): { cancel(): void } };
 
 function startControllers(
-  ctx: ProcessContext, o: ControllerManagerOptions, clock: Clock, main: RestClient,
+  ctx: ProcessContext, o: ControllerManagerOptions, clock: Clock, { main, sharedInformers }: { main: RestClient; sharedInformers: RestClient },
   client: (suffix: string, credentials?: RestCredentials) => RestClient, log: (line: string) => void,
 ): { stop(): void } {
   const enabled = o.controllers ?? ALL_CONTROLLERS;
   const informer = <T extends KubeObject>(group: string, resource: string): SharedInformer<T> =>
-    new SharedInformer<T>(clock, restListerWatcher<T>(main, { group, resource }), { onLog: (m) => log(`${resource} informer: ${m}`) });
+    new SharedInformer<T>(clock, restListerWatcher<T>(sharedInformers, { group, resource }), { onLog: (m) => log(`${resource} informer: ${m}`) });
   const pods = informer<Pod>('', 'pods');
   const replicaSets = informer<ReplicaSet>('apps', 'replicasets');
   const deployments = informer<Deployment>('apps', 'deployments');
@@ -174,7 +182,7 @@ function startControllers(
     const startHosted = HOSTED[name];
     if (!startHosted) continue;
     const c = controllerClient(name);
-    const h = startHosted({ clock, client: c, recorder: recorder(name, c), informer, informerClient: main, pods, log, isLive: ctx.isLive, ...common });
+    const h = startHosted({ clock, client: c, recorder: recorder(name, c), informer, informerClient: sharedInformers, pods, log, isLive: ctx.isLive, ...common });
     stops.push(() => h.stop());
     log(`Started controller "${CONTROLLER_SERVICE_ACCOUNTS[name]}"`);
   }
