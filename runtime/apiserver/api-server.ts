@@ -399,6 +399,7 @@ export class ApiServer implements ApiEndpoint {
     const G = 'rbac.authorization.k8s.io';
     // every request is authorized against the bindings: list them again only after one changed
     const memo = this.rbacBindingsMemo;
+    const policyCaches = ['clusterrolebindings', 'rolebindings', 'clusterroles', 'roles'].map((r) => this.cache(G, r));
     const listed = <T>(resource: string, namespace: string): T[] => {
       const cache = this.cache(G, resource);
       if (!cache) return [];
@@ -415,6 +416,8 @@ export class ApiServer implements ApiEndpoint {
       roleBindings: (ns) => listed<RoleBinding>('rolebindings', ns),
       clusterRole: (name) => this.cachedObject(G, 'clusterroles', undefined, name) as ClusterRole | undefined,
       role: (ns, name) => this.cachedObject(G, 'roles', ns, name) as Role | undefined,
+      // every change to an RBAC cache moves its counter up, so the sum moves on any of them
+      policyVersion: () => policyCaches.reduce((n, c) => n + (c?.changes ?? 0), 0),
     };
   }
 

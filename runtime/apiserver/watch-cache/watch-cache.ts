@@ -57,6 +57,7 @@ export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
   private readonly recent: EventRing<CachedEvent>;
   private rv = 0;
+  private changeCount = 0;
   private listRv = 0;
   private ready = false;
   private readonly watchers: WatcherIndex<Watcher>;
@@ -93,6 +94,11 @@ export class WatchCache {
     return this.rv;
   }
 
+  /** Grows by one whenever the cached objects may have changed (an applied event or a relist). */
+  get changes(): number {
+    return this.changeCount;
+  }
+
   /** Lists the prefix, then watches from the list revision + 1. */
   start(): void {
     if (this.stopped) return;
@@ -102,6 +108,7 @@ export class WatchCache {
         this.clock.setTimer(RELIST_BACKOFF_MS, () => this.start());
         return;
       }
+      this.changeCount++;
       this.objects.clear();
       this.keysByTrigger?.clear();
       this.sortedKeys = undefined;
@@ -195,6 +202,7 @@ export class WatchCache {
   private apply(ev: EtcdEvent): void {
     const rv = ev.kv.modRevision;
     if (rv <= this.rv) return; // a duplicate after the client re-opened the watch
+    this.changeCount++;
     const prev = this.objects.get(ev.kv.key);
     let cached: CachedEvent;
     if (ev.type === 'DELETE') {

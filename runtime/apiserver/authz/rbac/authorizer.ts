@@ -13,7 +13,16 @@ export interface RbacLister {
   roleBindings(namespace: string): readonly RoleBinding[];
   clusterRole(name: string): ClusterRole | undefined;
   role(namespace: string, name: string): Role | undefined;
+  /**
+   * Optional: a value that changes whenever any RBAC object may have changed (the replica uses its
+   * RBAC watch caches' resourceVersions). With it, the authorizer remembers its decisions until the
+   * value changes; without it, every request walks the bindings.
+   */
+  policyVersion?(): number;
 }
+
+/** Distinct requests (user and attributes) remembered per policy version before starting over. */
+const DECISIONS_MAX = 4096;
 
 interface Applicable {
   binding: ClusterRoleBinding | RoleBinding;
@@ -28,9 +37,35 @@ export class RbacAuthorizer implements Authorizer {
    */
   private readonly applicable = new WeakMap<readonly (ClusterRoleBinding | RoleBinding)[], Map<string, Applicable[]>>();
 
+  /**
+   * Decisions for the current policy version. A decision is a pure function of the attributes and
+   * the RBAC objects, so the same request under the same policy gets the same frozen result (and
+   * reason text) without walking the rules again: every request of a cluster is authorized, and a
+   * handful of (user, verb, resource) shapes repeat endlessly.
+   */
+  private readonly decisions = new Map<string, AuthorizationResult>();
+  private decisionsVersion: number | undefined;
+
   constructor(private readonly lister: RbacLister) {}
 
   authorize(a: Attributes): AuthorizationResult {
+    const version = this.lister.policyVersion?.();
+    if (version === undefined) return this.decide(a);
+    if (version !== this.decisionsVersion) {
+      this.decisions.clear();
+      this.decisionsVersion = version;
+    }
+    const key = decisionKey(a);
+    let result = this.decisions.get(key);
+    if (result === undefined) {
+      result = Object.freeze(this.decide(a));
+      if (this.decisions.size >= DECISIONS_MAX) this.decisions.clear();
+      this.decisions.set(key, result);
+    }
+    return result;
+  }
+
+  private decide(a: Attributes): AuthorizationResult {
     const errors: string[] = [];
     const allowedBy = this.visit(a, errors);
     if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy}` };
@@ -88,6 +123,13 @@ export class RbacAuthorizer implements Authorizer {
     errors.push(`unsupported role reference kind: ${q(ref.kind)}`);
     return [];
   }
+}
+
+/** Everything RBAC reads from the attributes (the user's name and groups, and the request). */
+function decisionKey(a: Attributes): string {
+  const sep = '\u0000';
+  return [a.user.name, a.user.groups.join('\u0001'), a.verb, a.resourceRequest ? 'r' : 'n', a.apiGroup ?? '', a.resource ?? '',
+    a.subresource ?? '', a.namespace ?? '', a.name ?? '', a.path ?? ''].join(sep);
 }
 
 /** The first subject of a binding that names this user (directly, by group, or as its service account). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Status } from '../../../api/index.ts';
+import type { ClusterRole, ClusterRoleBinding, Status } from '../../../api/index.ts';
+import { RbacAuthorizer } from './authorizer.ts';
 import { createHarness } from '../../testing/harness.ts';
 
 const user = (name: string, groups: string[] = []) => ({ clientCert: { commonName: name, organizations: groups } });
@@ -84,5 +85,46 @@ describe('RBAC decisions follow binding changes', () => {
     h.admin({ verb: 'delete', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', name: 'team-a-view' });
     h.kernel.runFor(10);
     expect(list()).toBe(403);
+  });
+});
+
+describe('RBAC decisions are remembered per policy version', () => {
+  it('a changed role (not only a changed binding) changes the decision', () => {
+    const h = createHarness();
+    const G = 'rbac.authorization.k8s.io';
+    const get = () => h.call({ credentials: user('erin'), verb: 'get', resource: 'configmaps', namespace: 'default', name: 'x' }).code;
+    h.admin({ verb: 'create', group: G, resource: 'roles', namespace: 'default', body: {
+      metadata: { name: 'cm' }, rules: [{ verbs: ['list'], apiGroups: [''], resources: ['configmaps'] }],
+    } });
+    h.admin({ verb: 'create', group: G, resource: 'rolebindings', namespace: 'default', body: {
+      metadata: { name: 'erin-cm' }, roleRef: { apiGroup: G, kind: 'Role', name: 'cm' }, subjects: [{ kind: 'User', apiGroup: G, name: 'erin' }],
+    } });
+    h.kernel.runFor(10);
+    expect(get()).toBe(403);
+    expect(get()).toBe(403);
+    h.admin({ verb: 'update', group: G, resource: 'roles', namespace: 'default', name: 'cm', body: {
+      metadata: { name: 'cm' }, rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] }],
+    } });
+    h.kernel.runFor(10);
+    expect(get()).toBe(404);
+  });
+
+  it('a decision stands until the lister reports a new policy version', () => {
+    let version = 1;
+    let bindings: ClusterRoleBinding[] = [];
+    const view: ClusterRole = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'view' },
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };
+    const authorizer = new RbacAuthorizer({
+      clusterRoleBindings: () => bindings, roleBindings: () => [], clusterRole: (n) => (n === 'view' ? view : undefined), role: () => undefined,
+      policyVersion: () => version,
+    });
+    const attrs = { user: { name: 'fay', groups: [] }, verb: 'get', resourceRequest: true, apiGroup: '', resource: 'pods', namespace: 'default', name: 'p' };
+    expect(authorizer.authorize(attrs).decision).toBe('NoOpinion');
+    bindings = [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'fay-view' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', name: 'fay' }] }];
+    expect(authorizer.authorize(attrs).decision).toBe('NoOpinion'); // same version: the remembered decision
+    version++;
+    expect(authorizer.authorize(attrs)).toEqual({ decision: 'Allow', reason: 'RBAC: allowed by ClusterRoleBinding "fay-view" of ClusterRole "view" to User "fay"' });
+    expect(authorizer.authorize({ ...attrs, verb: 'delete' }).decision).toBe('NoOpinion');
   });
 });
