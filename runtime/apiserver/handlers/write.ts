@@ -9,7 +9,7 @@ import {
   newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod, type Status,
 } from '../../api/index.ts';
 import { AttemptsFinish, NOT_STORED, STORED, WriteFinish } from '../admission/finish.ts';
-import { decodeBody, jsonClone } from '../encoding.ts';
+import { decodeBody, encodeForStorage, jsonClone } from '../encoding.ts';
 import { applyDefaults } from '../registry/defaults.ts';
 import { applyPatch, PATCH_TYPES, unsupportedPatchType } from '../registry/strategic-merge-patch.ts';
 import { prepareForCreate, prepareForUpdate } from '../registry/strategy.ts';
@@ -71,7 +71,7 @@ function fillNamespace(s: Scope, obj: KubeObject): ReturnType<typeof newBadReque
   return undefined;
 }
 
-/** How the new object is built from the current one. */
+/** How the new object is built from the current one (which it must not change: it may be the cache's). */
 type Build = (current: KubeObject) => { object: KubeObject } | { error: ReturnType<typeof newBadRequest> };
 
 export function handleUpdate(s: Scope): void {
@@ -167,7 +167,7 @@ function decideUpdate(
   if (!current) return answer({ action: 'abort', status: newNotFound(groupResource(s), name) });
   const cur = current.object;
   if (expectedRv && expectedRv !== cur.metadata.resourceVersion) return answer({ action: 'abort', status: newConflict(groupResource(s), name) });
-  const built = build(jsonClone(cur)!);
+  const built = build(cur);
   if ('error' in built) return answer({ action: 'abort', status: built.error });
   const next = built.object;
   prepareForUpdate(next, cur, sub);
@@ -181,8 +181,10 @@ function decideUpdate(
       if (err2) return answer({ action: 'abort', status: err2 });
       if (isDryRun(s)) return answer({ action: 'noop', object: next });
       if (shouldDeleteDuringUpdate(next)) return answer({ action: 'delete' });
-      if (sameContent(next, cur)) return answer({ action: 'noop', object: cur });
-      answer({ action: 'put', object: next });
+      // store.go GuaranteedUpdate: the new object's encoding, compared with the current one's, is what it writes
+      const value = encodeForStorage(next);
+      if (value === storedForm(cur)) return answer({ action: 'noop', object: cur });
+      answer({ action: 'put', object: next, value });
     });
   });
 }
@@ -195,9 +197,18 @@ export function shouldDeleteDuringUpdate(o: KubeObject): boolean {
   return true;
 }
 
-function sameContent(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject): string => JSON.stringify({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
-  return strip(a) === strip(b);
+/**
+ * The storage encoding of the current object. A frozen object (the watch cache's, shared by every
+ * request) cannot change, so its encoding is computed once (store.go getStateFromObject encodes the
+ * cached object for each update).
+ */
+const frozenStoredForms = new WeakMap<KubeObject, string>();
+
+function storedForm(cur: KubeObject): string {
+  if (!Object.isFrozen(cur)) return encodeForStorage(cur);
+  let text = frozenStoredForms.get(cur);
+  if (text === undefined) frozenStoredForms.set(cur, (text = encodeForStorage(cur)));
+  return text;
 }
 
 /**

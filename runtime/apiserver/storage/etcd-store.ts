@@ -14,7 +14,8 @@ type Cb<T> = (r: StoreResult<T>) => void;
 
 /** What GuaranteedUpdate's update function decides for the current object. */
 export type UpdateDecision =
-  | { action: 'put'; object: KubeObject }
+  /** `value`: the object's encodeForStorage text, when the decider already built it. */
+  | { action: 'put'; object: KubeObject; value?: string }
   | { action: 'delete' }
   | { action: 'abort'; status: Status }
   | { action: 'noop'; object: KubeObject };
@@ -133,7 +134,7 @@ export class EtcdStore {
     retry: (latest: Current | undefined) => void,
   ): void {
     const expected = current?.modRevision ?? 0;
-    const op = d.action === 'put' ? { put: { key, value: encodeForStorage(d.object) } } : { deleteRange: { key, prevKv: true } };
+    const op = d.action === 'put' ? { put: { key, value: d.value ?? encodeForStorage(d.object) } } : { deleteRange: { key, prevKv: true } };
     // store.go OptimisticPut/conditionalDelete: If(mod_revision == expected) Then(op) Else(Get(key))
     this.etcd.txn({ compare: [{ key, target: 'MOD', result: 'EQUAL', operand: expected }], success: [op], failure: [{ range: { key } }] }, (r) => {
       if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
