@@ -149,10 +149,12 @@ export class MvccStore {
   txn(req: TxnRequest): Result<TxnResult> {
     const invalid = this.validateTxn(req);
     if (invalid) return fail(invalid);
-    const branchError = this.checkTxnBranch(req);
+    // the compares see the same state in the check and the apply: evaluate them once
+    const succeeded = this.comparesHold(req.compare);
+    const branchError = this.checkTxnBranch(req, succeeded);
     if (branchError) return fail(branchError);
     const session = this.begin();
-    const result = this.applyTxn(session, req);
+    const result = this.applyTxn(session, req, succeeded);
     this.end(session);
     return ok(result);
   }
@@ -366,8 +368,7 @@ export class MvccStore {
     return { deleted: prevKvs.length, prevKvs: req.prevKv ? prevKvs : [] };
   }
 
-  private applyTxn(session: WriteSession, req: TxnRequest): TxnResult {
-    const succeeded = req.compare.every((c) => this.compareHolds(c));
+  private applyTxn(session: WriteSession, req: TxnRequest, succeeded = this.comparesHold(req.compare)): TxnResult {
     const ops = succeeded ? req.success : req.failure;
     return { succeeded, responses: ops.map((op) => this.applyOp(session, op)) };
   }
@@ -385,8 +386,20 @@ export class MvccStore {
     return { txn: this.applyTxn(session, op.txn) };
   }
 
+  private comparesHold(compares: readonly Compare[]): boolean {
+    for (const c of compares) if (!this.compareHolds(c)) return false;
+    return true;
+  }
+
   /** mirrors apply.go applyCompare: every key in the range must satisfy the compare. */
   private compareHolds(c: Compare): boolean {
+    if (!c.rangeEnd) {
+      // one key (how the API server compares): no list of matches to build
+      const kv = this.get(c.key);
+      if (kv !== undefined) return compareKv(c, kv);
+      if (c.target === 'VALUE') return false;
+      return compareKv(c, { key: c.key, createRevision: 0, modRevision: 0, version: 0, value: '', lease: 0 });
+    }
     const kvs: KeyValue[] = [];
     for (const key of this.keysInRange(c.key, c.rangeEnd)) {
       const kv = this.get(key);
@@ -410,8 +423,8 @@ export class MvccStore {
   }
 
   /** The state checks of the branch the compares will pick (apply.go checkRequests). */
-  private checkTxnBranch(req: TxnRequest): EtcdError | undefined {
-    const ops = req.compare.every((c) => this.compareHolds(c)) ? req.success : req.failure;
+  private checkTxnBranch(req: TxnRequest, succeeded = this.comparesHold(req.compare)): EtcdError | undefined {
+    const ops = succeeded ? req.success : req.failure;
     for (const op of ops) {
       if ('put' in op) {
         const err = this.checkPut(op.put);
@@ -432,9 +445,11 @@ export class MvccStore {
     const max = this.maxTxnOps;
     if (req.compare.length > max || req.success.length > max || req.failure.length > max) return ErrTooManyOps;
     for (const c of req.compare) if (!c.key) return ErrEmptyKey;
-    for (const op of [...req.success, ...req.failure]) {
-      const err = validateOp(op, (nested) => this.validateTxn(nested));
-      if (err) return err;
+    for (const ops of [req.success, req.failure]) {
+      for (const op of ops) {
+        const err = validateOp(op, (nested) => this.validateTxn(nested));
+        if (err) return err;
+      }
     }
     if (hasDuplicateWrites(req.success) || hasDuplicateWrites(req.failure)) return ErrDuplicateKey;
     return undefined;
@@ -481,6 +496,8 @@ function validateOp(op: RequestOp, nested: (t: TxnRequest) => EtcdError | undefi
 
 /** mirrors api/v3rpc/key.go checkIntervals: a key may be written at most once per branch. */
 function hasDuplicateWrites(ops: RequestOp[]): boolean {
+  // a single put or delete cannot collide with anything (the API server's txns have one op)
+  if (ops.length === 0 || (ops.length === 1 && !('txn' in ops[0]!))) return false;
   const puts = new Set<string>();
   const deletes: { key: string; rangeEnd?: string }[] = [];
   const collect = (list: RequestOp[]): boolean => {
