@@ -64,9 +64,10 @@ export class Trace {
   private ringStart = 0;
   private hashA = BASIS_A;
   private hashB = BASIS_B;
-  /** string -> its lane A hash, and lane B hash (two maps, so no pair is allocated per string). */
-  private readonly memoA = new Map<string, number>();
-  private readonly memoB = new Map<string, number>();
+  /** string -> its slot in laneA/laneB, which hold its two lane hashes (one lookup per string, no pair allocated). */
+  private readonly memo = new Map<string, number>();
+  private laneA = new Int32Array(256);
+  private laneB = new Int32Array(256);
   private total = 0;
   private readonly listeners: TraceListener[] = [];
 
@@ -177,17 +178,14 @@ export class Trace {
 
   /** Folds a string's memoized lane hashes (one word per lane). */
   private foldString(s: string): void {
-    const a = this.memoA.get(s) ?? this.remember(s);
-    this.hashA = Math.imul(this.hashA ^ a, PRIME_A);
-    this.hashB = Math.imul(this.hashB ^ this.memoB.get(s)!, PRIME_B);
+    const slot = this.memo.get(s) ?? this.remember(s);
+    this.hashA = Math.imul(this.hashA ^ this.laneA[slot]!, PRIME_A);
+    this.hashB = Math.imul(this.hashB ^ this.laneB[slot]!, PRIME_B);
   }
 
-  /** Computes and memoizes both lanes' hash of a kind or actor string; returns lane A's. */
+  /** Computes and memoizes both lanes' hash of a kind or actor string; returns its slot. */
   private remember(s: string): number {
-    if (this.memoA.size >= MEMO_LIMIT) {
-      this.memoA.clear();
-      this.memoB.clear();
-    }
+    if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
     let a = BASIS_A;
     let b = BASIS_B;
     for (let i = 0; i < s.length; i++) {
@@ -195,8 +193,18 @@ export class Trace {
       a = Math.imul(a ^ c, PRIME_A);
       b = Math.imul(b ^ c, PRIME_B);
     }
-    this.memoA.set(s, a);
-    this.memoB.set(s, b);
-    return a;
+    const slot = this.memo.size;
+    if (slot === this.laneA.length) {
+      const grownA = new Int32Array(slot * 2);
+      const grownB = new Int32Array(slot * 2);
+      grownA.set(this.laneA);
+      grownB.set(this.laneB);
+      this.laneA = grownA;
+      this.laneB = grownB;
+    }
+    this.laneA[slot] = a;
+    this.laneB[slot] = b;
+    this.memo.set(s, slot);
+    return slot;
   }
 }
