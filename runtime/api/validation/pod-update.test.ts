@@ -30,6 +30,15 @@ describe('validatePodUpdate', () => {
     expect(texts(pod({ ...old.spec, ...change }), old)).toEqual([]);
   });
 
+  it('compares specs as JSON: key order and fields set to undefined do not count, anything else does', () => {
+    const reordered = { nodeName: 'n1', containers: old.spec.containers, tolerations: old.spec.tolerations, activeDeadlineSeconds: 100, terminationGracePeriodSeconds: -1 };
+    const base = pod({ ...old.spec, nodeName: 'n1' });
+    expect(texts({ ...base, spec: reordered as PodSpec }, base)).toEqual([]);
+    expect(texts(pod({ ...base.spec, hostname: undefined }), base)).toEqual([]);
+    expect(texts(pod({ ...base.spec, hostname: 'h' }), base)).toHaveLength(1);
+    expect(texts(pod({ ...base.spec, nodeName: 'n2' }), base)).toHaveLength(1);
+  });
+
   it('compares resource quantities by value, as apiequality.Semantic does', () => {
     const withCpu = (cpu: string, memory: string): Pod =>
       pod({ ...old.spec, containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu, memory } } }] });

@@ -102,7 +102,30 @@ function stripUndefined<T>(v: T): T {
 
 /** Semantic equality for JSON data: key order does not matter. */
 function sameJson(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
+  // the structural walk settles the common case (an unchanged spec) without building two strings
+  return sameDefinedValues(a, b) || canonical(a) === canonical(b);
+}
+
+/** True when a and b hold identical primitives under the same defined keys (implies equal canonical forms). */
+function sameDefinedValues(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameDefinedValues(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let defined = 0;
+  for (const k in x) {
+    if (!Object.hasOwn(x, k) || x[k] === undefined) continue;
+    defined++;
+    if (!Object.hasOwn(y, k) || !sameDefinedValues(x[k], y[k])) return false;
+  }
+  for (const k in y) if (Object.hasOwn(y, k) && y[k] !== undefined) defined--;
+  return defined === 0;
 }
 
 function canonical(v: unknown): string {
