@@ -121,8 +121,10 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
   return { ok: true, object: copy as unknown as KubeObject, warnings };
 }
 
+const METADATA_FIELD_TYPES = Object.entries(METADATA_FIELDS);
+
 function checkMetadataTypes(m: Record<string, unknown>): string | undefined {
-  for (const [field, type] of Object.entries(METADATA_FIELDS)) {
+  for (const [field, type] of METADATA_FIELD_TYPES) {
     const v = m[field];
     if (v === undefined || v === null) continue;
     const where = `ObjectMeta.metadata.${field}`;

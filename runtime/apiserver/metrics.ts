@@ -44,7 +44,8 @@ function num(v: number): string {
 export class ApiMetrics {
   private readonly totals = new Map<string, { labels: Record<string, string>; value: number }>();
   private readonly histograms = new Map<string, Histogram>();
-  private readonly series = new Map<string, { base: Record<string, string>; totalKey: string; totalLabels: Record<string, string>; histogramKey: string }>();
+  /** Per label set and code: its counter, and its histogram (undefined for watches). */
+  private readonly series = new Map<string, { total: { value: number }; histogram: Histogram | undefined }>();
 
   /** Records one finished request. */
   observe(l: RequestLabels, code: number, durationSeconds: number): void {
@@ -57,15 +58,21 @@ export class ApiMetrics {
         scope: l.scope, subresource: l.subresource, verb: REPORTED_VERB[l.verb], version: l.version,
       };
       const totalLabels = { ...base, code: String(code) };
-      series = { base, totalKey: labelText(totalLabels), totalLabels, histogramKey: labelText(base) };
+      const totalKey = labelText(totalLabels);
+      let total = this.totals.get(totalKey);
+      if (!total) this.totals.set(totalKey, (total = { labels: totalLabels, value: 0 }));
+      let histogram: Histogram | undefined;
+      if (l.verb !== 'watch') {
+        const histogramKey = labelText(base);
+        histogram = this.histograms.get(histogramKey);
+        if (!histogram) this.histograms.set(histogramKey, (histogram = { labels: base, counts: REQUEST_DURATION_BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }));
+      }
+      series = { total, histogram };
       this.series.set(quick, series);
     }
-    const t = this.totals.get(series.totalKey) ?? { labels: series.totalLabels, value: 0 };
-    t.value++;
-    this.totals.set(series.totalKey, t);
-    if (l.verb === 'watch') return;
-    let h = this.histograms.get(series.histogramKey);
-    if (!h) this.histograms.set(series.histogramKey, (h = { labels: series.base, counts: REQUEST_DURATION_BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }));
+    series.total.value++;
+    const h = series.histogram;
+    if (h === undefined) return;
     for (let i = 0; i < REQUEST_DURATION_BUCKETS_SECONDS.length; i++) {
       if (durationSeconds <= REQUEST_DURATION_BUCKETS_SECONDS[i]!) h.counts[i]!++;
     }
