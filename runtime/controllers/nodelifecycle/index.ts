@@ -1,6 +1,10 @@
 // runtime/controllers/nodelifecycle: the node lifecycle controller (silent nodes become Unknown
 // and tainted) and taint-based eviction (pods leave once their tolerationSeconds run out).
-export { NodeLifecycleController, NO_EXECUTE_TAINTING_INTERVAL_MS, type NodeLifecycleDeps } from './controller.ts';
+export { NodeLifecycleController, type NodeLifecycleDeps } from './controller.ts';
+export {
+  EVICTION_LIMITER_QPS, LARGE_CLUSTER_SIZE_THRESHOLD, NODE_EVICTION_PERIOD_MS, SECONDARY_EVICTION_LIMITER_QPS,
+  UNHEALTHY_ZONE_THRESHOLD, computeZoneState, zoneKeyOf, type ZoneState,
+} from './zones.ts';
 export { startNodeLifecycleController, type NodeLifecycleOptions } from './start.ts';
 export {
   NODE_MONITOR_GRACE_PERIOD_MS,

@@ -77,13 +77,60 @@ describe('node lifecycle controller', () => {
       message: 'Taint manager: deleting due to NoExecute taint',
     });
     expect((await events(cluster, 'TaintManagerEviction')).map((e) => e.message)).toEqual(['Marking for deletion Pod default/web']);
-    expect(logs).toEqual([]);
+    // the first pass finds the (only, unlabelled) zone healthy, as upstream logs it; nothing else
+    expect(logs).toEqual(['Controller detected that zone is now in new state zone="" newState="Normal"']);
 
     // the machine comes back, its kubelet posts Ready: the taints go away
     await cluster.faults.startNode('worker-2');
     await cluster.advance(30_000);
     expect((await node(cluster, 'worker-2')).status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
     expect((await node(cluster, 'worker-2')).spec?.taints ?? []).toEqual([]);
+  });
+
+  it('master disruption mode: when every node goes silent no node is tainted NoExecute and no pod is evicted; one node back resumes it', { timeout: 180_000 }, async () => {
+    const cluster = createCluster({ seed: 5, workers: 2, components: { controllerManager: false } });
+    const { kernel, restClient } = cluster.internals;
+    const sa = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: node-controller\n  namespace: kube-system\n';
+    expect((await cluster.kubectl('apply -f -', { stdin: sa })).exitCode).toBe(0);
+    // the control-plane node keeps running: leave it out of the zone's health (labelNodeDisruptionExclusion)
+    const controlPlane = (await cluster.kubectl('get nodes -o name')).stdout.trim().split('\n').find((n) => !n.startsWith('node/worker-'))!;
+    expect((await cluster.kubectl(`label ${controlPlane} node.kubernetes.io/exclude-disruption=`)).exitCode).toBe(0);
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: worker-2\n  containers:\n  - name: app\n    image: nginx\n';
+    expect((await cluster.kubectl('apply -f -', { stdin: pod })).exitCode).toBe(0);
+    const logs: string[] = [];
+    startNodeLifecycleController(kernel, {
+      name: 'node-lifecycle-controller',
+      restClient: restClient('kcm-informers', { credentials: KCM }),
+      controllerClient: restClient('node-controller', { credentials: { token: 'sa-token:kube-system:node-controller' } }),
+      onLog: (l) => logs.push(l),
+    });
+    await cluster.advance(30_000);
+    // RecordNodeEvent for every node the controller sees for the first time
+    expect((await events(cluster, 'RegisteredNode')).map((e) => e.message).sort()).toEqual(
+      [controlPlane.slice('node/'.length), 'worker-1', 'worker-2'].map((n) => `Node ${n} event: Registered Node ${n} in Controller`).sort(),
+    );
+
+    await cluster.faults.stopNode('worker-1');
+    await cluster.faults.stopNode('worker-2');
+    await cluster.advance(75_000);
+    const taints = async (name: string): Promise<string[]> => ((await node(cluster, name)).spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort();
+    for (const name of ['worker-1', 'worker-2']) {
+      expect((await node(cluster, name)).status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('Unknown');
+      expect(await taints(name)).toEqual(['node.kubernetes.io/unreachable:NoSchedule']);
+    }
+    expect(logs).toContain('Controller detected that all Nodes are not-Ready. Entering master disruption mode');
+    await cluster.advance(400_000); // well past the pod's 300 s toleration
+    expect((JSON.parse((await cluster.kubectl('get pod web -o json')).stdout) as Pod).metadata.deletionTimestamp).toBeUndefined();
+    expect(await events(cluster, 'TaintManagerEviction')).toEqual([]);
+
+    // one node back: the zone is no longer fully disrupted; the silent one gets its NoExecute taint
+    await cluster.faults.startNode('worker-1');
+    await cluster.advance(30_000);
+    expect(logs).toContain('Controller detected that some Nodes are Ready. Exiting master disruption mode');
+    expect(await taints('worker-1')).toEqual([]);
+    expect(await taints('worker-2')).toEqual(['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']);
+    await cluster.advance(310_000);
+    expect((JSON.parse((await cluster.kubectl('get pod web -o json')).stdout) as Pod).metadata.deletionTimestamp).toBeDefined();
   });
 
   it('MarkPodsNotReady: the pods of a stopped node turn not ready after the grace period, and their endpoints with them', { timeout: 120_000 }, async () => {

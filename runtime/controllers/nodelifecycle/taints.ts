@@ -21,8 +21,10 @@ const NO_SCHEDULE_KEYS = new Set([
   TAINT_UNSCHEDULABLE,
 ]);
 
-const ownNoSchedule = (t: Taint) => t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key);
-const ownNoExecute = (t: Taint) =>
+/** A NoSchedule taint this controller manages. */
+export const ownNoSchedule = (t: Taint): boolean => t.effect === 'NoSchedule' && NO_SCHEDULE_KEYS.has(t.key);
+/** A NoExecute taint this controller manages (not-ready, unreachable). */
+export const ownNoExecute = (t: Taint): boolean =>
   t.effect === 'NoExecute' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
 
 /** doNoScheduleTaintingPass: NoSchedule taints follow the conditions and spec.unschedulable. */
