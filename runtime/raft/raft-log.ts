@@ -7,6 +7,9 @@ import type { Storage, StorageError } from './storage.ts';
 import type { Entry, Snapshot } from './types.ts';
 import { Unstable } from './unstable.ts';
 
+/** An empty list of entries, shared (so frozen) rather than allocated for every Ready. */
+const NO_ENTRIES: Entry[] = Object.freeze([]) as unknown as Entry[];
+
 export class RaftLog {
   readonly storage: Storage;
   readonly unstable: Unstable;
@@ -127,7 +130,7 @@ export class RaftLog {
   }
 
   unstableEntries(): Entry[] {
-    return this.unstable.entries.slice();
+    return this.unstable.entries.length === 0 ? NO_ENTRIES : this.unstable.entries.slice();
   }
 
   /** Committed entries not yet applied (starting at max(applied + 1, firstIndex)). */
@@ -139,7 +142,7 @@ export class RaftLog {
         throw new Error(`invariant violated: unexpected ${ents} getting unapplied entries`);
       return ents;
     }
-    return [];
+    return NO_ENTRIES;
   }
 
   hasNextCommittedEnts(): boolean {

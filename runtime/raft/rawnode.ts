@@ -17,7 +17,6 @@ import { Raft, type Config } from './raft.ts';
 import {
   None,
   encodeConfChange,
-  hardStateEqual,
   isLocalMsg,
   isResponseMsg,
   newMessage,
@@ -34,6 +33,10 @@ import {
 } from './types.ts';
 
 export type SnapshotStatus = 'SnapshotFinish' | 'SnapshotFailure';
+
+/** What a Ready without messages or read states hands out: shared, so frozen. */
+const NO_MESSAGES: Message[] = Object.freeze([]) as unknown as Message[];
+const NO_READ_STATES: Ready['readStates'] = Object.freeze([]) as unknown as Ready['readStates'];
 
 export class RawNode {
   /** The state machine inside; exposed read-only for checkers and the Raft view in the UI. */
@@ -143,29 +146,27 @@ export class RawNode {
     if (this.pendingReady)
       throw new Error('invariant violated: ready() called again before advance()');
     const r = this.raft;
-    const ss = r.softState();
-    const hs = r.hardState();
-    const softChanged =
-      ss.lead !== this.prevSoftState.lead || ss.raftState !== this.prevSoftState.raftState;
-    const hardChanged = !hardStateEqual(hs, this.prevHardState);
+    // Compare fields before building state objects: most Readys (a heartbeat, an ack) change neither.
+    const prevSoft = this.prevSoftState;
+    const softChanged = r.lead !== prevSoft.lead || r.state !== prevSoft.raftState;
+    const prevHard = this.prevHardState;
+    const hardChanged = r.term !== prevHard.term || r.vote !== prevHard.vote || r.raftLog.committed !== prevHard.commit;
+    const ss = softChanged ? r.softState() : null;
     const entries = r.raftLog.unstableEntries();
     const rd: Ready = {
-      softState: softChanged ? ss : null,
-      hardState: hardChanged ? hs : null,
-      readStates: r.readStates,
+      softState: ss,
+      hardState: hardChanged ? r.hardState() : null,
+      readStates: r.readStates.length > 0 ? r.readStates : NO_READ_STATES,
       entries,
       snapshot: r.raftLog.unstable.snapshot,
       committedEntries: r.raftLog.nextCommittedEnts(),
-      messages: r.msgs,
-      mustSync:
-        entries.length > 0 ||
-        (hardChanged &&
-          (hs.term !== this.prevHardState.term || hs.vote !== this.prevHardState.vote)),
+      messages: r.msgs.length > 0 ? r.msgs : NO_MESSAGES,
+      mustSync: entries.length > 0 || (hardChanged && (r.term !== prevHard.term || r.vote !== prevHard.vote)),
     };
     // Accept the Ready: messages and read states are now the application's.
-    r.msgs = [];
-    r.readStates = [];
-    if (softChanged) this.prevSoftState = ss;
+    if (r.msgs.length > 0) r.msgs = [];
+    if (r.readStates.length > 0) r.readStates = [];
+    if (ss) this.prevSoftState = ss;
     this.pendingReady = rd;
     return rd;
   }

@@ -198,6 +198,9 @@ export function isEmptySnap(s: Snapshot | null): boolean {
   return s === null || s.metadata.index === 0;
 }
 
+/** The entries of a message that carries none: shared by every such message, so frozen. */
+const NO_ENTRIES: Entry[] = Object.freeze([]) as unknown as Entry[];
+
 /** A message with every field at its zero value except those given. */
 export function newMessage(fields: Partial<Message> & { type: MessageType }): Message {
   return {
@@ -207,7 +210,7 @@ export function newMessage(fields: Partial<Message> & { type: MessageType }): Me
     term: fields.term ?? 0,
     logTerm: fields.logTerm ?? 0,
     index: fields.index ?? 0,
-    entries: fields.entries ?? [],
+    entries: fields.entries ?? NO_ENTRIES,
     commit: fields.commit ?? 0,
     snapshot: fields.snapshot ?? null,
     reject: fields.reject ?? false,

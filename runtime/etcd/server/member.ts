@@ -170,13 +170,16 @@ class EtcdMember implements MemberHandle {
       if (rd.snapshot) this.storage.applySnapshot(rd.snapshot);
       if (rd.entries.length > 0) this.storage.append(rd.entries);
       if (rd.hardState) this.storage.setHardState(rd.hardState);
-      for (const msg of rd.messages) {
+      // index loops: a Ready's empty lists are shared frozen arrays, which for-of walks slowly
+      for (let i = 0; i < rd.messages.length; i++) {
+        const msg = rd.messages[i]!;
         this.ctx.send(msg.to, raftPeerMessage(this.cfg.clusterId, this.spec.id, msg));
         if (msg.type === 'MsgSnap') this.reportSnapshotLater(msg.to);
       }
       if (rd.snapshot) this.restoreSnapshot(rd.snapshot);
-      for (const e of rd.committedEntries) this.applyEntry(e.data, e.index);
-      for (const rs of rd.readStates) {
+      for (let i = 0; i < rd.committedEntries.length; i++) this.applyEntry(rd.committedEntries[i]!.data, rd.committedEntries[i]!.index);
+      for (let i = 0; i < rd.readStates.length; i++) {
+        const rs = rd.readStates[i]!;
         const read = this.reads.find((r) => r.ctx === rs.requestCtx && r.index < 0);
         if (read) read.index = rs.index;
       }
@@ -262,6 +265,7 @@ class EtcdMember implements MemberHandle {
   private serveReads(): void {
     if (this.reads.length === 0) return;
     const applied = this.node.raft.raftLog.applied;
+    if (!this.reads.some((r) => r.index >= 0 && r.index <= applied)) return;
     const ready = this.reads.filter((r) => r.index >= 0 && r.index <= applied);
     if (ready.length === 0) return;
     this.reads = this.reads.filter((r) => !(r.index >= 0 && r.index <= applied));
@@ -270,6 +274,7 @@ class EtcdMember implements MemberHandle {
 
   /** A ReadIndex request can be dropped (leader change, lost message): ask again, give up eventually. */
   private retryStaleReads(): void {
+    if (this.reads.length === 0) return; // every tick: most have nothing to retry
     const now = this.ctx.now();
     const expired = this.reads.filter((r) => now - r.issuedMs >= this.cfg.requestTimeoutMs);
     if (expired.length > 0) {
