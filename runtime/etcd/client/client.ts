@@ -51,6 +51,11 @@ export class SimEtcdClient implements EtcdClient {
   private readonly watchStreams = new Map<string, (m: WatchMessage) => void>();
   private readonly liveWatches = new Set<ClientWatch>();
   private pinging = false;
+  /** Scratch for pingConnections: members in the order their first stream came, and their stream keys. */
+  private readonly pingOrder: string[] = [];
+  private readonly pingKeys = new Map<string, string[]>();
+  /** The stream list last sent to each member; a sent list is never changed afterwards. */
+  private readonly pingSent = new Map<string, readonly string[]>();
   private seq = 0;
   private preferred = 0;
 
@@ -78,7 +83,7 @@ export class SimEtcdClient implements EtcdClient {
   private call<T>(request: ClientRequest, cb: Callback<T>, opts: CallOptions | undefined, operation: string): void {
     const reqId = `${this.opts.name}#${this.seq++}`;
     const timeoutMs = opts?.timeoutMs ?? this.opts.timeoutMs ?? 5000;
-    const candidates = opts?.endpoint ? [opts.endpoint] : [...(opts?.endpoints ?? this.endpoints)];
+    const candidates: readonly string[] = opts?.endpoint ? [opts.endpoint] : (opts?.endpoints ?? this.endpoints);
     const isWrite = WRITE_OPS.has(request.op);
     let finished = false;
     let attempt = 0;
@@ -130,7 +135,7 @@ export class SimEtcdClient implements EtcdClient {
     send();
   }
 
-  private startIndex(candidates: string[]): number {
+  private startIndex(candidates: readonly string[]): number {
     const url = this.endpoints[this.preferred];
     const i = url === undefined ? -1 : candidates.indexOf(url);
     return i < 0 ? 0 : i;
@@ -190,15 +195,27 @@ export class SimEtcdClient implements EtcdClient {
       this.pinging = false;
       return;
     }
-    const byMember = new Map<string, string[]>();
-    for (const w of [...this.liveWatches]) {
-      const stream = w.keepalive(this.clock.now());
-      if (!stream) continue;
-      const keys = byMember.get(stream.member);
-      if (keys) keys.push(stream.watchKey);
-      else byMember.set(stream.member, [stream.watchKey]);
+    // keepalive() never adds or removes a live watch, so the set is walked as it is
+    const order = this.pingOrder;
+    order.length = 0;
+    for (const w of this.liveWatches) {
+      if (!w.keepalive(this.clock.now())) continue;
+      const member = w.streamMember;
+      let keys = this.pingKeys.get(member);
+      if (keys === undefined) this.pingKeys.set(member, (keys = []));
+      if (!order.includes(member)) {
+        order.push(member);
+        keys.length = 0;
+      }
+      keys.push(w.streamWatchKey);
     }
-    for (const [member, watchKeys] of byMember) this.sendRaw(member, { op: 'watchPing', watchKeys });
+    for (const member of order) {
+      // the same streams as last time (the usual case): send the same (never changed) list again
+      const keys = this.pingKeys.get(member)!;
+      let watchKeys = this.pingSent.get(member);
+      if (watchKeys === undefined || !sameStrings(watchKeys, keys)) this.pingSent.set(member, (watchKeys = keys.slice()));
+      this.sendRaw(member, { op: 'watchPing', watchKeys });
+    }
     this.clock.setTimer(WATCH_PING_MS, () => this.pingConnections());
   }
 
@@ -211,6 +228,12 @@ export class SimEtcdClient implements EtcdClient {
   get name(): string {
     return this.opts.name;
   }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function withoutScheme(url: string): string {
@@ -251,14 +274,25 @@ class ClientWatch implements WatchHandle {
     if (!this.closed && this.member) this.client.sendRaw(this.member, { op: 'watchProgress', watchKey: this.streamKey });
   }
 
-  /** The keepalive check: a stream silent too long resumes elsewhere; otherwise it wants a ping. */
-  keepalive(nowMs: number): { member: string; watchKey: string } | undefined {
-    if (this.closed) return undefined;
+  /**
+   * The keepalive check: a stream silent too long resumes elsewhere; otherwise it wants a ping
+   * (true), on streamWatchKey at streamMember.
+   */
+  keepalive(nowMs: number): boolean {
+    if (this.closed) return false;
     if (nowMs - this.lastHeardMs >= WATCH_SILENCE_MS) {
       this.reopen();
-      return undefined;
+      return false;
     }
-    return this.member ? { member: this.member, watchKey: this.streamKey } : undefined;
+    return this.member !== '';
+  }
+
+  get streamMember(): string {
+    return this.member;
+  }
+
+  get streamWatchKey(): string {
+    return this.streamKey;
   }
 
   private open(): void {

@@ -32,7 +32,7 @@ export type ClientRequest =
   | { op: 'watchCreate'; watchKey: string; req: WatchRequest }
   | { op: 'watchCancel'; watchKey: string }
   /** One keepalive per client connection, naming every watch stream it carries on this member. */
-  | { op: 'watchPing'; watchKeys: string[] }
+  | { op: 'watchPing'; watchKeys: readonly string[] }
   | { op: 'watchProgress'; watchKey: string };
 
 export interface RequestMessage {
