@@ -179,11 +179,10 @@ function encodeEvent(ev: ApiWatchEvent): string {
 }
 
 function encodeResponse(id: number, res: ApiResponse): ApiWireMessage {
-  return {
-    type: 'api.response', id, code: res.code, bodyJson: JSON.stringify(res.body),
-    ...(res.warnings ? { warnings: res.warnings } : {}),
-    ...(res.servedBy ? { servedBy: res.servedBy } : {}),
-  };
+  const msg: Extract<ApiWireMessage, { type: 'api.response' }> = { type: 'api.response', id, code: res.code, bodyJson: JSON.stringify(res.body) };
+  if (res.warnings) msg.warnings = res.warnings;
+  if (res.servedBy) msg.servedBy = res.servedBy;
+  return msg;
 }
 
 function badRequestResponse(id: number, message: string, servedBy: string): ApiWireMessage {

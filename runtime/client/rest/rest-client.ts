@@ -148,10 +148,10 @@ export class RestClient {
       this.pending.set(currentId, (msg) => {
         this.pending.delete(currentId);
         if (msg.type === 'api.response') {
-          return finish({
-            code: msg.code, body: decode(msg.bodyJson),
-            ...(msg.warnings ? { warnings: msg.warnings } : {}), ...(msg.servedBy ? { servedBy: msg.servedBy } : {}),
-          });
+          const res: RestResponse = { code: msg.code, body: decode(msg.bodyJson) };
+          if (msg.warnings) res.warnings = msg.warnings;
+          if (msg.servedBy) res.servedBy = msg.servedBy;
+          return finish(res);
         }
         if (msg.type !== 'api.failure') return;
         if (idempotent && attempt < maxRetries) {
