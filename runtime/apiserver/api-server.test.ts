@@ -232,7 +232,7 @@ describe('metrics and audit', () => {
     const names = e.stages.map((s) => `${s.stage}${s.stage.endsWith('Admission') ? `:${s.detail}` : ''}`);
     expect(names).toEqual([
       'RequestReceived', 'Authentication', 'Authorization',
-      'MutatingAdmission:LimitRanger', 'MutatingAdmission:ServiceAccount', 'MutatingAdmission:Priority', 'MutatingAdmission:DefaultTolerationSeconds',
+      'MutatingAdmission:LimitRanger', 'MutatingAdmission:ServiceAccount', 'MutatingAdmission:TaintNodesByCondition', 'MutatingAdmission:Priority', 'MutatingAdmission:DefaultTolerationSeconds',
       'Validation',
       'ValidatingAdmission:NamespaceLifecycle', 'ValidatingAdmission:LimitRanger', 'ValidatingAdmission:ServiceAccount', 'ValidatingAdmission:Priority', 'ValidatingAdmission:ResourceQuota',
       'Storage', 'ResponseComplete',

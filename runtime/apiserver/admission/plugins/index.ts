@@ -7,14 +7,16 @@ import { namespaceLifecycle } from './namespace-lifecycle.ts';
 import { priorityAdmission } from './priority.ts';
 import { resourceQuota } from './resource-quota.ts';
 import { serviceAccountAdmission } from './service-account.ts';
+import { taintNodesByCondition } from './taint-nodes-by-condition.ts';
 
 export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPlugin[] = [
   namespaceLifecycle,
   limitRanger,
   serviceAccountAdmission,
+  taintNodesByCondition,
   priorityAdmission,
   defaultTolerationSeconds,
   resourceQuota,
 ];
 
-export { defaultTolerationSeconds, limitRanger, namespaceLifecycle, priorityAdmission, resourceQuota, serviceAccountAdmission };
+export { defaultTolerationSeconds, limitRanger, namespaceLifecycle, priorityAdmission, resourceQuota, serviceAccountAdmission, taintNodesByCondition };
