@@ -3,8 +3,8 @@
 // RemovePod, AssumePod, ForgetPod, FinishBinding, AddNode, UpdateNode, RemoveNode,
 // UpdateSnapshot): an assumed pod counts on its node at once, before its binding is confirmed,
 // and is replaced by the informer's copy when the bound pod arrives.
-// Pod changes are applied to the snapshot in place; a node change rebuilds it on the next cycle
-// (upstream patches per node generation; a rebuild costs O(nodes + pods), once per node change).
+// Pod and node changes are applied to the snapshot in place, which stays in node name order
+// (upstream patches per node generation); it is built once, on the first cycle.
 import type { Node, Pod } from '../../api/index.ts';
 import { newPodInfo } from '../framework/pod-info.ts';
 import { Snapshot } from '../framework/snapshot.ts';
@@ -26,9 +26,11 @@ interface PlacedPod {
 export class SchedulerCache {
   private readonly nodes = new Map<string, Node>();
   private readonly pods = new Map<string, PlacedPod>();
+  /** Keys of `pods` per node, in the same order. */
+  private readonly podsByNode = new Map<string, Set<string>>();
   private snapshot: Snapshot | null = null;
 
-  /** The snapshot for the next cycle; rebuilt only after a node changed. */
+  /** The snapshot for the next cycle; built once, then kept up to date in place. */
   updateSnapshot(): Snapshot {
     if (this.snapshot) return this.snapshot;
     const names = [...this.nodes.keys()].sort();
@@ -42,13 +44,27 @@ export class SchedulerCache {
     return this.nodes.size;
   }
 
+  /**
+   * Node changes patch the snapshot in place (cache.go AddNode, UpdateNode, RemoveNode: only that
+   * NodeInfo changes): at 5,000 nodes a status report lands every few milliseconds, and a rebuild
+   * walks every node and pod.
+   */
   addOrUpdateNode(node: Node): void {
-    this.nodes.set(node.metadata.name ?? '', node);
-    this.snapshot = null;
+    const name = node.metadata.name ?? '';
+    const known = this.nodes.has(name);
+    this.nodes.set(name, node);
+    if (!this.snapshot) return;
+    if (known) {
+      this.snapshot.updateNode(node);
+      return;
+    }
+    this.snapshot.insertNode(node);
+    // pods the informer showed bound here before the node itself arrived
+    for (const key of this.podsByNode.get(name) ?? []) this.snapshot.assume(newPodInfo(this.pods.get(key)!.pod), name);
   }
 
   removeNode(name: string): void {
-    if (this.nodes.delete(name)) this.snapshot = null;
+    if (this.nodes.delete(name)) this.snapshot?.removeNode(name);
   }
 
   /** AssumePod: the scheduler chose `nodeName`; account the pod there before the bind returns. */
@@ -95,11 +111,15 @@ export class SchedulerCache {
 
   private place(key: string, placed: PlacedPod): void {
     this.pods.set(key, placed);
+    (this.podsByNode.get(placed.nodeName) ?? this.podsByNode.set(placed.nodeName, new Set()).get(placed.nodeName)!).add(key);
     this.snapshot?.assume(newPodInfo(placed.pod), placed.nodeName);
   }
 
   private unplace(key: string, placed: PlacedPod): void {
     this.pods.delete(key);
+    const onNode = this.podsByNode.get(placed.nodeName);
+    onNode?.delete(key);
+    if (onNode?.size === 0) this.podsByNode.delete(placed.nodeName);
     this.snapshot?.forget(
       placed.pod.metadata.namespace ?? '',
       placed.pod.metadata.name ?? '',

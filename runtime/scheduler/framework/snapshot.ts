@@ -45,10 +45,68 @@ export class Snapshot {
 
   /** Adds a node; images it shares with earlier nodes share one summary, so numNodes grows. */
   addNode(node: Node): SchedNodeInfo {
+    const info = this.newInfo(node);
+    this.nodeInfoList.push(info);
+    return info;
+  }
+
+  /**
+   * Adds a node at its place in name order (the scheduler cache's snapshots are in name order), so
+   * the snapshot equals one rebuilt with the node (cache.go AddNode).
+   */
+  insertNode(node: Node): SchedNodeInfo {
+    const info = this.newInfo(node);
+    const name = info.node!.name;
+    let lo = 0;
+    let hi = this.nodeInfoList.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.nodeInfoList[mid]!.node!.name < name) lo = mid + 1;
+      else hi = mid;
+    }
+    this.nodeInfoList.splice(lo, 0, info);
+    return info;
+  }
+
+  /** cache.go RemoveNode: the node and the pods accounted on it leave the snapshot. */
+  removeNode(name: string): boolean {
+    const info = this.byName.get(name);
+    if (!info) return false;
+    this.releaseImages(info);
+    this.byName.delete(name);
+    this.nodeInfoList.splice(this.nodeInfoList.indexOf(info), 1);
+    return true;
+  }
+
+  /**
+   * NodeInfo.SetNode for a node already in the snapshot: its object, allocatable and images change,
+   * its pods and their sums stay (cache.go UpdateNode). The snapshot then equals one rebuilt with the
+   * new node, without walking every node and pod. False when the node is unknown.
+   */
+  updateNode(node: Node): boolean {
+    const info = this.byName.get(node.metadata?.name ?? '');
+    if (!info) return false;
+    this.releaseImages(info);
+    const fresh = newNodeInfo(node);
+    this.shareImages(fresh);
+    info.node = fresh.node;
+    info.allocatable = fresh.allocatable;
+    info.imageStates = fresh.imageStates;
+    return true;
+  }
+
+  private newInfo(node: Node): SchedNodeInfo {
     const info = newNodeInfo(node);
     const name = info.node!.name;
     if (this.byName.has(name))
       throw new Error(`invariant violated: node ${name} added twice to the snapshot`);
+    this.shareImages(info);
+    this.byName.set(name, info);
+    return info;
+  }
+
+  /** The node's images join the cluster-wide summaries (one per image name). */
+  private shareImages(info: SchedNodeInfo): void {
     for (const [image, state] of info.imageStates) {
       const shared = this.images.get(image);
       if (shared) {
@@ -58,9 +116,13 @@ export class Snapshot {
         this.images.set(image, state);
       }
     }
-    this.nodeInfoList.push(info);
-    this.byName.set(name, info);
-    return info;
+  }
+
+  /** The node's images leave the summaries; a summary no node counts any more is dropped. */
+  private releaseImages(info: SchedNodeInfo): void {
+    for (const [image, state] of info.imageStates) {
+      if (--state.numNodes === 0 && this.images.get(image) === state) this.images.delete(image);
+    }
   }
 
   /** Accounts `pod` on `nodeName` (the cache's AssumePod); false when the node is unknown. */
