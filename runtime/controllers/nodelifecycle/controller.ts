@@ -239,7 +239,7 @@ export class NodeLifecycleController {
   /** markNodeAsReachable: neither NoExecute taint, and out of the zone's queue. */
   private markNodeAsReachable(node: Node, now: string): void {
     this.tainterOf(node).remove(node.metadata.name ?? '');
-    this.writeNoExecuteTaints(node, undefined, now);
+    if ((node.spec?.taints ?? []).some(ownNoExecute)) this.writeNoExecuteTaints(node, undefined, now);
   }
 
   /** SwapNodeControllerTaint for the NoExecute taints `ready` calls for (none for Ready or no condition). */
