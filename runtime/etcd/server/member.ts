@@ -15,7 +15,7 @@ import type { Proposal, RequestMessage, ResponseMessage, WatchMessage, WatchPing
 import { isEtcdMessage, WRITE_OPS } from './protocol.ts';
 import { checkPeerMessage, ignoredLog, isRaftPeerMessage, isRaftPeerRejection, raftPeerMessage, type RaftPeerRejection } from './peer.ts';
 import { requestBytes } from './request-size.ts';
-import { EtcdStateMachine, memberSnapshotOf } from './state-machine.ts';
+import { EtcdStateMachine, memberSnapshotOf, rememberProposal } from './state-machine.ts';
 
 export interface MemberSpec {
   name: string;
@@ -353,7 +353,9 @@ class EtcdMember implements MemberHandle {
     if (cmd.op === 'leaseGrant' && cmd.id === 0) cmd = { ...cmd, id: this.newLeaseId() };
     const proposal: Proposal = { id, cmd };
     if (this.waiters.has(id)) return; // a duplicated request message: the first one will answer
-    const err = this.node.propose(JSON.stringify(proposal));
+    const data = JSON.stringify(proposal);
+    rememberProposal(data, proposal);
+    const err = this.node.propose(data);
     if (err) return reply(fail(ErrNoLeader));
     this.waiters.set(id, reply);
     this.ctx.setTimer(this.cfg.requestTimeoutMs, () => {
