@@ -54,12 +54,12 @@ export function jsonClone<T>(value: T): T | undefined {
   }
 }
 
-/** Byte length of the JSON text of a value (UTF-16 length is a close enough stand-in for UTF-8 here). */
-export function jsonSize(value: unknown): number {
+/** JSON.stringify's text, undefined for a value it cannot represent, null when it throws (cycles, too deep). */
+function jsonText(value: unknown): string | undefined | null {
   try {
-    return JSON.stringify(value)?.length ?? 0;
+    return JSON.stringify(value);
   } catch {
-    return Number.POSITIVE_INFINITY;
+    return null;
   }
 }
 
@@ -83,12 +83,14 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
     status: newBadRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`),
   });
   const wireLength = isPlainObject(body) ? wireBodies.get(body) : undefined;
-  if ((wireLength ?? jsonSize(body)) > MAX_REQUEST_BODY_BYTES) {
+  // anything but a wire body is copied, since the caller still holds it: its text gives the size too
+  const text = wireLength === undefined ? jsonText(body) : undefined;
+  if ((wireLength ?? (text === null ? Number.POSITIVE_INFINITY : (text?.length ?? 0))) > MAX_REQUEST_BODY_BYTES) {
     return { ok: false, status: { ...newBadRequest(`Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`), code: 413, reason: 'RequestEntityTooLarge' } };
   }
-  // a wire body is decoded in place, once; anything else is copied, since the caller still holds it
+  // a wire body is decoded in place, once
   if (wireLength !== undefined) wireBodies.delete(body as object);
-  const copy = wireLength !== undefined ? body : jsonClone(body);
+  const copy = wireLength !== undefined ? body : text == null ? undefined : JSON.parse(text) as unknown;
   if (!isPlainObject(copy)) return cannotHandle(`json: cannot unmarshal ${jsonType(copy)} into Go value of type struct`);
   if (copy.apiVersion !== undefined && copy.apiVersion !== expected) {
     if (typeof copy.apiVersion !== 'string') return cannotHandle(typeError(copy.apiVersion, 'TypeMeta.apiVersion', 'string'));
