@@ -145,7 +145,10 @@ export class SimEtcdClient implements EtcdClient {
     if (!isEtcdMessage(msg)) return;
     if (msg.kind === 'etcd.response') this.pending.get(msg.reqId)?.onMessage(msg.result);
     else if (msg.kind === 'etcd.watch') this.watchStreams.get(msg.watchKey)?.(msg);
-    else if (msg.kind === 'etcd.watch.pong') for (const m of msg.streams) this.watchStreams.get(m.watchKey)?.(m);
+    else if (msg.kind === 'etcd.watch.pong') {
+      // an index loop: a pong's list may be a frozen array, which for-of walks slowly
+      for (let i = 0; i < msg.streams.length; i++) this.watchStreams.get(msg.streams[i]!.watchKey)?.(msg.streams[i]!);
+    }
   }
 
   // ---- KV, lease, cluster, maintenance ----------------------------------------------------------
@@ -198,8 +201,9 @@ export class SimEtcdClient implements EtcdClient {
     // keepalive() never adds or removes a live watch, so the set is walked as it is
     const order = this.pingOrder;
     order.length = 0;
-    for (const w of this.liveWatches) {
-      if (!w.keepalive(this.clock.now())) continue;
+    const now = this.clock.now();
+    this.liveWatches.forEach((w) => {
+      if (!w.keepalive(now)) return;
       const member = w.streamMember;
       let keys = this.pingKeys.get(member);
       if (keys === undefined) this.pingKeys.set(member, (keys = []));
@@ -208,7 +212,7 @@ export class SimEtcdClient implements EtcdClient {
         keys.length = 0;
       }
       keys.push(w.streamWatchKey);
-    }
+    });
     for (const member of order) {
       // the same streams as last time (the usual case): send the same (never changed) list again
       const keys = this.pingKeys.get(member)!;

@@ -76,7 +76,9 @@ class EtcdMember implements MemberHandle {
   private readonly lessor = new LeaderLessor();
   private readonly waiters = new Map<string, Reply>();
   private reads: PendingRead[] = [];
-  private readonly watches = new Map<string, { hubId: number; replyTo: string; sent: number }>();
+  private readonly watches = new Map<string, { hubId: number; replyTo: string; sent: number; alive?: WatchMessage }>();
+  /** The last pong's stream list per client: a quiet connection gets the same (frozen) list again. */
+  private readonly lastPongs = new Map<string, { keys: readonly string[]; streams: readonly WatchMessage[] }>();
   private readonly relays = new Map<string, { replyTo: string; reqId: string }>();
   private seq = 0;
   private wasLeader = false;
@@ -432,12 +434,26 @@ class EtcdMember implements MemberHandle {
    */
   private answerPing(to: string, watchKeys: readonly string[]): void {
     const hasLeader = this.node.raft.lead !== None;
-    const streams: WatchMessage[] = watchKeys.map((watchKey) => {
+    // Messages are never changed once sent, so an unchanged stream's 'alive' record, and an
+    // unchanged list of them, are sent again rather than rebuilt every 500 ms.
+    const last = this.lastPongs.get(to);
+    const previous = last !== undefined && last.keys === watchKeys ? last.streams : undefined;
+    let streams: WatchMessage[] | undefined;
+    for (let i = 0; i < watchKeys.length; i++) {
+      const watchKey = watchKeys[i]!;
       const w = this.watches.get(watchKey);
-      const response = w !== undefined && hasLeader ? 'alive' : 'gone';
-      return { kind: 'etcd.watch', watchKey, response, seq: w ? w.sent - 1 : -1 };
-    });
-    const msg: WatchPingResponseMessage = { kind: 'etcd.watch.pong', streams };
+      let m: WatchMessage;
+      if (w !== undefined && hasLeader) {
+        if (w.alive === undefined || w.alive.seq !== w.sent - 1) w.alive = Object.freeze({ kind: 'etcd.watch', watchKey, response: 'alive', seq: w.sent - 1 });
+        m = w.alive;
+      } else m = { kind: 'etcd.watch', watchKey, response: 'gone', seq: w ? w.sent - 1 : -1 };
+      if (streams === undefined && previous?.[i] === m) continue;
+      streams ??= previous ? previous.slice(0, i) : [];
+      streams.push(m);
+    }
+    const sent: readonly WatchMessage[] = streams ?? previous ?? [];
+    if (streams !== undefined) this.lastPongs.set(to, { keys: watchKeys, streams: Object.freeze(streams) });
+    const msg: WatchPingResponseMessage = { kind: 'etcd.watch.pong', streams: sent };
     this.ctx.send(to, msg);
   }
 

@@ -64,7 +64,7 @@ export interface WatchMessage {
 /** The answer to one watchPing: an 'alive' or 'gone' WatchMessage per stream it named. */
 export interface WatchPingResponseMessage {
   kind: 'etcd.watch.pong';
-  streams: WatchMessage[];
+  streams: readonly WatchMessage[];
 }
 
 export type EtcdMessage = RequestMessage | ResponseMessage | WatchMessage | WatchPingResponseMessage;
