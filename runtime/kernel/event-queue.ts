@@ -9,7 +9,8 @@ export class SimEvent {
   timeMs: number;
   seq: number;
   readonly fn: (arg: unknown) => void;
-  readonly arg: unknown;
+  /** Set once: at construction, or by a subclass that is its own argument (the network's envelopes). */
+  arg: unknown;
   /** For `every` timers: the period; 0 for one-shot events. */
   readonly intervalMs: number;
   cancelled = false;

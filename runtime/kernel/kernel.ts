@@ -76,6 +76,19 @@ export class Kernel implements ProcessHost {
     return ev;
   }
 
+  /**
+   * Schedules an event object the caller built (a subclass carrying its own data, so one object is
+   * allocated per event instead of an event and its argument): it gets its time and sequence now.
+   */
+  scheduleEvent(delayMs: number, ev: SimEvent): void {
+    if (!Number.isInteger(delayMs) || delayMs < 0) {
+      throw new Error(`invariant violated: delays are non-negative integer ms (got ${delayMs})`);
+    }
+    ev.timeMs = this.clock.now() + delayMs;
+    ev.seq = this.seq++;
+    this.queue.push(ev);
+  }
+
   setTimer(delayMs: number, fn: () => void): TimerHandle {
     return this.schedule(delayMs, callThunk, fn);
   }

@@ -6,6 +6,7 @@
  * flight). Messages to an endpoint that is down (a crashed process) or unregistered are dropped,
  * and every send, delivery and drop is traced.
  */
+import { SimEvent } from './event-queue.ts';
 import type { Rng } from './rng.ts';
 import type { Trace } from './trace.ts';
 
@@ -39,6 +40,8 @@ export type MessageHandler<M = unknown> = (msg: M, from: string) => void;
 export interface NetworkHost {
   now(): number;
   schedule(delayMs: number, fn: (arg: unknown) => void, arg: unknown): unknown;
+  /** Optional: schedules a prepared event (the kernel has it; it saves an allocation per message). */
+  scheduleEvent?(delayMs: number, ev: SimEvent): void;
   readonly trace: Trace;
 }
 
@@ -53,12 +56,17 @@ interface Endpoint {
   handler: MessageHandler | null;
 }
 
-class Envelope {
+/** A message in flight: the kernel event that delivers it, and its own argument. */
+class Envelope extends SimEvent {
   constructor(
     readonly from: string,
     readonly to: string,
     readonly msg: unknown,
-  ) {}
+    deliver: (arg: unknown) => void,
+  ) {
+    super(0, 0, deliver, undefined, 0);
+    this.arg = this;
+  }
 }
 
 function defaultFormat(msg: unknown): string {
@@ -188,11 +196,16 @@ export class SimNetwork {
     if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
     const link = this.linkConfig(from, to);
     if (this.rng.chance(link.lossRate)) return this.drop(from, to, msg, 'lost');
-    this.host.schedule(this.delayMs(link), this.deliverFn, new Envelope(from, to, msg));
+    this.post(this.delayMs(link), new Envelope(from, to, msg, this.deliverFn));
     if (this.rng.chance(link.duplicateRate)) {
       this.stats.duplicated++;
-      this.host.schedule(this.delayMs(link), this.deliverFn, new Envelope(from, to, msg));
+      this.post(this.delayMs(link), new Envelope(from, to, msg, this.deliverFn));
     }
+  }
+
+  private post(delayMs: number, env: Envelope): void {
+    if (this.host.scheduleEvent) this.host.scheduleEvent(delayMs, env);
+    else this.host.schedule(delayMs, this.deliverFn, env);
   }
 
   private delayMs(link: LinkConfig): number {
