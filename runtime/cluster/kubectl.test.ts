@@ -51,6 +51,27 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     );
   });
 
+  it('describe node lists the kubelet\'s, kube-proxy\'s and the node controller\'s events about the node', async () => {
+    const own = createCluster({ seed: 8, topology: 'single-node' });
+    await own.advance(10_000); // the node controller's first passes
+    const out = (await own.kubectl('describe node cp-1')).stdout;
+    const events = out.slice(out.indexOf('Events:')).split('\n').slice(3).filter((l) => l.trim() !== '');
+    // NodeDescriber searches twice: the node controller refers to the node by its uid, the kubelet
+    // and kube-proxy by its name; "From" is each event's source
+    const rows = events.map((l) => l.trim().split(/\s{2,}/)).map(([type, reason, , from, message]) => [type, reason, from, message ?? '']);
+    expect(rows).toEqual(expect.arrayContaining([
+      ['Normal', 'Starting', 'kubelet', 'Starting kubelet.'],
+      ['Normal', 'NodeAllocatableEnforced', 'kubelet', 'Updated Node Allocatable limit across pods'],
+      ['Normal', 'NodeHasSufficientMemory', 'kubelet', 'Node cp-1 status is now: NodeHasSufficientMemory'],
+      ['Normal', 'NodeHasNoDiskPressure', 'kubelet', 'Node cp-1 status is now: NodeHasNoDiskPressure'],
+      ['Normal', 'NodeHasSufficientPID', 'kubelet', 'Node cp-1 status is now: NodeHasSufficientPID'],
+      ['Normal', 'NodeReady', 'kubelet', 'Node cp-1 status is now: NodeReady'],
+      ['Normal', 'Starting', 'kube-proxy', ''],
+      ['Normal', 'RegisteredNode', 'node-controller', 'Node cp-1 event: Registered Node cp-1 in Controller'],
+    ]));
+    expect(rows).toHaveLength(8);
+  });
+
   it('reads the Deployment back in the API shape, with server-side defaults', async () => {
     const d = await json(cluster, 'get deployment nginx-deployment');
     expect(d.apiVersion).toBe('apps/v1');

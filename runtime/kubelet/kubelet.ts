@@ -47,7 +47,12 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   const heartbeatClient = o.restClient.withLimits(UNLIMITED);
   const recorder: EventRecorder = createEventRecorder({ clock: ctx, client: eventClient, component: 'kubelet', host: o.nodeName });
   const networkError = (): string | undefined => runtimeNetworkError(o.cri);
-  startNodeAgent(ctx, { nodeName: o.nodeName, client: heartbeatClient, ...(o.initialNode ? { initialNode: o.initialNode } : {}), images: () => o.cri.listImages(), networkError });
+  // kubelet.go nodeRef: a Node reference whose UID is the node's name
+  const nodeRef = { kind: 'Node', name: o.nodeName, uid: o.nodeName, namespace: '' };
+  startNodeAgent(ctx, {
+    nodeName: o.nodeName, client: heartbeatClient, ...(o.initialNode ? { initialNode: o.initialNode } : {}), images: () => o.cri.listImages(), networkError,
+    recordNodeEvent: (reason, message) => recorder.eventf(nodeRef, 'Normal', reason, '%s', message),
+  });
   const pods = new SharedInformer<Pod>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'pods', fieldSelector: `spec.nodeName=${o.nodeName}` }));
   const workers = new PodWorkers(ctx, { client: o.restClient, cri: o.cri, cni: o.cni, nodeIP: o.nodeIP, recorder, lister: pods.lister, networkError,
     ...(o.initialNode?.status?.allocatable ? { allocatable: o.initialNode.status.allocatable } : {}) });

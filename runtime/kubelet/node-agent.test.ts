@@ -58,3 +58,21 @@ describe('the conditions a kubelet posts (kubelet_node_status.go setters)', () =
     expect(kubeletConditions([other], NOW).conditions).toContainEqual(other);
   });
 });
+
+describe('the node status events the setters record (nodestatus/setters.go, recordNodeStatusEvent)', () => {
+  const cond = (type: string, status: string) => ({ type, status, lastHeartbeatTime: T0, lastTransitionTime: T0 }) as Condition;
+  const all = (status: string, readyStatus: string) =>
+    [cond('MemoryPressure', status), cond('DiskPressure', status), cond('PIDPressure', status), cond('Ready', readyStatus)];
+  it.each<[string, Condition[], string | undefined, string[]]>([
+    // a fresh Node: the pressure conditions are new (events); a new Ready records nothing
+    ['registration', [], undefined, ['NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID']],
+    ['registration while the network is not ready', [], 'container runtime network not ready', ['NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID']],
+    ['the network comes up', all('False', 'False'), undefined, ['NodeReady']],
+    ['a healthy node, 10 s later', all('False', 'True'), undefined, []],
+    ['the runtime network fails', all('False', 'True'), 'container runtime network not ready', ['NodeNotReady']],
+    // the node controller marked everything Unknown; the kubelet is back
+    ['back after Unknown', all('Unknown', 'Unknown'), undefined, ['NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeReady']],
+  ])('%s', (_name, current, notReady, events) => {
+    expect(kubeletConditions(current, NOW, notReady).events).toEqual(events);
+  });
+});

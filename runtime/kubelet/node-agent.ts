@@ -35,21 +35,37 @@ export const HEALTHY_NODE_CONDITIONS: readonly (readonly [string, string, string
 ];
 
 /**
+ * The events the condition setters record when a condition's status changes (nodestatus/setters.go
+ * MemoryPressureCondition, DiskPressureCondition, PIDPressureCondition: also when the condition is
+ * new; ReadyCondition: only when an existing Ready condition changes).
+ */
+const STATUS_EVENTS: Readonly<Record<string, { True: string; False: string; onNew: boolean }>> = {
+  MemoryPressure: { True: 'NodeHasInsufficientMemory', False: 'NodeHasSufficientMemory', onNew: true },
+  DiskPressure: { True: 'NodeHasDiskPressure', False: 'NodeHasNoDiskPressure', onNew: true },
+  PIDPressure: { True: 'NodeHasInsufficientPID', False: 'NodeHasSufficientPID', onNew: true },
+  Ready: { True: 'NodeReady', False: 'NodeNotReady', onNew: false },
+};
+
+/**
  * The kubelet's conditions merged onto what the server has: the heartbeat is now; the transition
- * time is kept while the status stays the same (setNodeReadyCondition and friends).
+ * time is kept while the status stays the same (setNodeReadyCondition and friends). `events` are
+ * the node status events the setters record for this change, in setter order.
  */
 export function kubeletConditions(
   current: readonly NodeCondition[],
   now: string,
   /** The runtime's error (runtime-state.ts): Ready is False with it as the message (setNodeReadyCondition). */
   notReady?: string,
-): { conditions: NodeCondition[]; changed: boolean } {
+): { conditions: NodeCondition[]; changed: boolean; events: string[] } {
   let changed = false;
+  const events: string[] = [];
   const wanted = HEALTHY_NODE_CONDITIONS.map((c) => (notReady !== undefined && c[0] === 'Ready' ? ['Ready', 'False', 'KubeletNotReady', notReady] as const : c));
   const conditions = wanted.map(([type, status, reason, message]) => {
     const old = current.find((c) => c.type === type);
     const same = old?.status === status && old.reason === reason && old.message === message;
     if (!same) changed = true;
+    const ev = STATUS_EVENTS[type];
+    if (ev && old?.status !== status && (old !== undefined || ev.onNew)) events.push(status === 'True' ? ev.True : ev.False);
     return {
       type,
       status,
@@ -61,7 +77,7 @@ export function kubeletConditions(
     } as NodeCondition;
   });
   const others = current.filter((c) => !HEALTHY_NODE_CONDITIONS.some(([type]) => type === c.type));
-  return { conditions: [...conditions, ...others], changed };
+  return { conditions: [...conditions, ...others], changed, events };
 }
 
 export interface NodeAgentOptions {
@@ -73,17 +89,29 @@ export interface NodeAgentOptions {
   images(): { names: string[]; sizeBytes: number }[];
   /** The container runtime's network error right now (runtime-state.ts), undefined when its network is ready. */
   networkError?: () => string | undefined;
+  /** Records an event about this node (the kubelet's recorder with its nodeRef). */
+  recordNodeEvent?: (reason: string, message: string) => void;
 }
 
 export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
   let lastReportedMs = -Infinity;
   let lastReported = '';
+  // recordNodeStatusEvent: "Node <name> status is now: <event>"
+  const statusEvents = (events: readonly string[]): void => {
+    for (const e of events) o.recordNodeEvent?.(e, `Node ${o.nodeName} status is now: ${e}`);
+  };
+  // kubelet.go birthCry, then the container manager's node allocatable enforcement at start-up
+  o.recordNodeEvent?.('Starting', 'Starting kubelet.');
   const register = (): void => {
     o.client.request({ verb: 'get', group: '', resource: 'nodes', name: o.nodeName }, (res) => {
       if (!ctx.isLive()) return;
       if (res.code === 200) return updateStatus(true);
       if (res.code !== 404 || !o.initialNode) return void ctx.setTimer(7000, register);
-      const conditions = kubeletConditions(o.initialNode.status?.conditions ?? [], rfc3339(ctx.now()), o.networkError?.()).conditions;
+      // initialNode: a fresh Node has no kubelet conditions yet, so the setters see each one as new
+      const fresh = (o.initialNode.status?.conditions ?? []).filter((c) => !(c.type in STATUS_EVENTS));
+      const initial = kubeletConditions(fresh, rfc3339(ctx.now()), o.networkError?.());
+      statusEvents(initial.events);
+      const conditions = initial.conditions;
       o.client.request(
         { verb: 'create', group: '', resource: 'nodes', body: { ...o.initialNode, status: { ...o.initialNode.status, conditions } } },
         (created) => {
@@ -114,7 +142,8 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
         if (!ctx.isLive() || res.code !== 200) return;
         const node = res.body as Node;
         const now = rfc3339(nowMs);
-        const { conditions, changed } = kubeletConditions(node.status?.conditions ?? [], now, o.networkError?.());
+        const { conditions, changed, events } = kubeletConditions(node.status?.conditions ?? [], now, o.networkError?.());
+        statusEvents(events);
         const due = nowMs - lastReportedMs >= NODE_STATUS_REPORT_FREQUENCY_MS;
         if (!force && !changed && fingerprint === lastReported && !due) return;
         const patch = { status: conditionsOnly ? { conditions } : { conditions, images } };
@@ -138,6 +167,7 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
       },
     );
   };
+  o.recordNodeEvent?.('NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
   register();
   ctx.every(NODE_STATUS_UPDATE_FREQUENCY_MS, () => updateStatus(false));
   // fastStatusUpdateOnce: a node whose runtime network is not ready reports Ready as soon as it is

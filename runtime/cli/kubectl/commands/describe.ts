@@ -108,12 +108,22 @@ function gatherRelated(
   done: (related: Related) => void,
 ): void {
   const namespace = obj.metadata.namespace;
-  const selector = [
+  // searchEvents (describe.go): the events whose involvedObject is this object's reference
+  const selector = (uid: string | undefined): string => [
     `involvedObject.name=${obj.metadata.name ?? ''}`,
     `involvedObject.namespace=${namespace ?? ''}`,
-  ];
-  if (obj.metadata.uid) selector.push(`involvedObject.uid=${obj.metadata.uid}`);
-  list(ctx, 'events', namespace ?? 'default', { fieldSelector: selector.join(',') }, (events) => {
+    `involvedObject.kind=${info.kind}`,
+    ...(uid ? [`involvedObject.uid=${uid}`] : []),
+  ].join(',');
+  const searchEvents = (then: (events: KubeObject[]) => void): void => {
+    list(ctx, 'events', namespace ?? 'default', { fieldSelector: selector(obj.metadata.uid) }, (events) => {
+      if (info.kind !== 'Node') return then(events);
+      // NodeDescriber: "there are two UIDs for host events": controllers use the node's uid, the
+      // kubelet (and kube-proxy) its name; both searches, merged
+      list(ctx, 'events', namespace ?? 'default', { fieldSelector: selector(obj.metadata.name) }, (byName) => then([...events, ...byName]));
+    });
+  };
+  searchEvents((events) => {
     const related: Related = { events: events as CoreEvent[] };
     if (info.kind === 'Deployment') {
       list(ctx, 'replicasets', namespace, {}, (sets) =>
