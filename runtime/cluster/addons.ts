@@ -10,8 +10,9 @@
 // routes the other nodes' podCIDRs (network/routes.ts), without which their pods are unreachable.
 import type { ClusterRole, ClusterRoleBinding, DaemonSet, KubeObject } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
+import { KUBERNETES_IMAGE_TAG } from './static-pods.ts';
 
-export const KUBE_PROXY_IMAGE = 'registry.k8s.io/kube-proxy:v1.31.0';
+export const KUBE_PROXY_IMAGE = `registry.k8s.io/kube-proxy:${KUBERNETES_IMAGE_TAG}`;
 export const KINDNET_IMAGE = 'docker.io/kindest/kindnetd:v20240813-c6f155d6';
 const NS = 'kube-system';
 /** kind's pod subnet; a plan for hundreds of nodes passes a wider one (ClusterPlan.podSubnet). */

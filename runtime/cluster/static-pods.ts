@@ -12,8 +12,10 @@ import type { StaticContainerState, StaticPodManifest, StaticPodSource } from '.
 import type { ControlPlane } from './control-plane.ts';
 import type { ClusterPlan, MachinePlan } from './options.ts';
 
-export const KUBERNETES_IMAGE_TAG = 'v1.31.0';
-export const ETCD_IMAGE = 'registry.k8s.io/etcd:3.5.15-0';
+/** The control plane's images match the API server's and kubelets' v1.33.0 (kubeadm's image tags). */
+export const KUBERNETES_IMAGE_TAG = 'v1.33.0';
+/** kubeadm v1.33's etcd (cmd/kubeadm/app/constants DefaultEtcdVersion 3.5.21-0), the version our members report. */
+export const ETCD_IMAGE = 'registry.k8s.io/etcd:3.5.21-0';
 export const SERVICE_CLUSTER_IP_RANGE = '10.96.0.0/12';
 const PKI = '/etc/kubernetes/pki';
 

@@ -33,8 +33,8 @@ describe('static pods of the control plane', { timeout: 60_000 }, () => {
     });
     expect(pod.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'cp-1', uid: node.metadata.uid, controller: true }]);
     expect(pod.spec).toMatchObject({ nodeName: 'cp-1', hostNetwork: true, priorityClassName: 'system-node-critical', priority: 2000001000 });
-    expect(pod.spec.containers[0]?.image).toBe('registry.k8s.io/kube-apiserver:v1.31.0');
-    expect((await json<Pod>(cluster, 'get pod etcd-cp-1 -n kube-system')).spec.containers[0]?.image).toBe('registry.k8s.io/etcd:3.5.15-0');
+    expect(pod.spec.containers[0]?.image).toBe('registry.k8s.io/kube-apiserver:v1.33.0');
+    expect((await json<Pod>(cluster, 'get pod etcd-cp-1 -n kube-system')).spec.containers[0]?.image).toBe('registry.k8s.io/etcd:3.5.21-0');
     expect(pod.status).toMatchObject({ phase: 'Running', podIP: '192.168.49.2', hostIP: '192.168.49.2' });
   });
 

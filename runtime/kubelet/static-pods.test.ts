@@ -11,7 +11,7 @@ const manifest = {
   pod: {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name: 'kube-apiserver', namespace: 'kube-system', labels: { component: 'kube-apiserver', tier: 'control-plane' } },
-    spec: { hostNetwork: true, containers: [{ name: 'kube-apiserver', image: 'registry.k8s.io/kube-apiserver:v1.31.0' }] },
+    spec: { hostNetwork: true, containers: [{ name: 'kube-apiserver', image: 'registry.k8s.io/kube-apiserver:v1.33.0' }] },
   } as Pod,
 };
 
@@ -74,7 +74,7 @@ describe('staticPodStatus: the process behind the container, seen as a kubelet r
   it('up and serving: Running, ready, the node IP as pod IP (hostNetwork)', () => {
     const st = status({ running: true, ready: true, restartCount: 0, startedAtMs: 0 }, 5000);
     expect(st).toMatchObject({ phase: 'Running', podIP: '192.168.49.2', hostIP: '192.168.49.2', qosClass: 'BestEffort' });
-    expect(st.containerStatuses?.[0]).toMatchObject({ name: 'kube-apiserver', ready: true, restartCount: 0, state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, image: 'registry.k8s.io/kube-apiserver:v1.31.0' });
+    expect(st.containerStatuses?.[0]).toMatchObject({ name: 'kube-apiserver', ready: true, restartCount: 0, state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, image: 'registry.k8s.io/kube-apiserver:v1.33.0' });
     expect(st.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
   });
   it('up but not serving yet: running, not ready', () => {

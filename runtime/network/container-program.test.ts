@@ -27,7 +27,7 @@ class FakeRuntime implements ContainerRuntimeView {
   }
 }
 
-const PROXY = 'registry.k8s.io/kube-proxy:v1.31.0';
+const PROXY = 'registry.k8s.io/kube-proxy:v1.33.0';
 
 function setup() {
   const kernel = createKernel({ seed: 1 });
@@ -43,7 +43,7 @@ function setup() {
 
 describe('imageRepoOf', () => {
   it.each([
-    ['registry.k8s.io/kube-proxy:v1.31.0', 'registry.k8s.io/kube-proxy'],
+    ['registry.k8s.io/kube-proxy:v1.33.0', 'registry.k8s.io/kube-proxy'],
     ['localhost:5000/kube-proxy:v1', 'localhost:5000/kube-proxy'],
     ['localhost:5000/kube-proxy', 'localhost:5000/kube-proxy'],
     ['docker.io/kindest/kindnetd@sha256:abc', 'docker.io/kindest/kindnetd'],

@@ -112,14 +112,14 @@ describe('DaemonSet controller end to end', () => {
   });
 
   it('rolls a new image out one node at a time (maxUnavailable 1) and records a new revision', async () => {
-    const set = await cluster.kubectl('set image ds/kube-proxy kube-proxy=registry.k8s.io/kube-proxy:v1.31.1 -n kube-system');
+    const set = await cluster.kubectl('set image ds/kube-proxy kube-proxy=registry.k8s.io/kube-proxy:v1.33.1 -n kube-system');
     expect(set.stdout).toBe('daemonset.apps/kube-proxy image updated\n');
     let maxNodesWithoutReadyPod = 0;
     const done = await settle(cluster, async () => {
       const ps = live(await pods(cluster, '-n kube-system -l k8s-app=kube-proxy'));
       const covered = new Set(ps.filter(isReady).map((p) => p.spec.nodeName));
       maxNodesWithoutReadyPod = Math.max(maxNodesWithoutReadyPod, NODES.filter((n) => !covered.has(n)).length);
-      return ps.length === 4 && ps.every((p) => isReady(p) && p.spec.containers[0]?.image === 'registry.k8s.io/kube-proxy:v1.31.1');
+      return ps.length === 4 && ps.every((p) => isReady(p) && p.spec.containers[0]?.image === 'registry.k8s.io/kube-proxy:v1.33.1');
     }, 120_000);
     expect(done).toBe(true);
     expect(maxNodesWithoutReadyPod).toBe(1);
