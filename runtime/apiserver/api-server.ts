@@ -375,8 +375,8 @@ export class ApiServer implements ApiEndpoint {
       cache: this.cache(resource.group, resource.resource),
       admission: this.admission,
       admissionContext: this.admissionContext,
-      strategy: () => this.strategyContext(),
-      nowMs: () => this.clock.now(),
+      strategy: this.strategyFn,
+      nowMs: this.nowFn,
       stage,
       respond,
       fail: (s) => respond(s.code, s),
@@ -394,6 +394,10 @@ export class ApiServer implements ApiEndpoint {
     if (!info) return undefined;
     return this.cache(group, resource)?.get(objectKey(storagePrefix(info), info.namespaced ? namespace : undefined, name));
   }
+
+  /** The scope's strategy and clock functions, made once rather than for every request. */
+  private readonly strategyFn = (): StrategyContext => this.strategyContext();
+  private readonly nowFn = (): number => this.clock.now();
 
   private rbacLister(): RbacLister {
     const G = 'rbac.authorization.k8s.io';

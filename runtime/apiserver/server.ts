@@ -120,7 +120,6 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
   const streams = new Map<string, { handle: ApiWatchHandle; lastSeq: () => number }>();
   ctx.onMessage((msg: unknown, from: string) => {
     if (!isApiWireMessage(msg)) return;
-    const key = `${from}#${msg.id}`;
     switch (msg.type) {
       case 'api.request': {
         const req = decodeWireRequest(msg.req);
@@ -134,6 +133,7 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
         const req = decodeWireRequest(msg.req);
         if ('badRequest' in req) return ctx.send(from, { type: 'api.watch.close', id: msg.id, transportError: req.badRequest });
         ctx.trace('apiserver.watch', requestURI({ ...req, verb: 'watch' }));
+        const key = `${from}#${msg.id}`; // the stream's key, built only for stream messages
         let closed = false;
         let seq = 0;
         const handle = server.watch(req, {
@@ -147,12 +147,16 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
         if (!closed) streams.set(key, { handle, lastSeq: () => seq });
         return;
       }
-      case 'api.watch.stop':
+      case 'api.watch.stop': {
+        const key = `${from}#${msg.id}`;
         streams.get(key)?.handle.stop();
         streams.delete(key);
         return;
-      case 'api.ping':
-        return ctx.send(from, { type: 'api.pong', id: msg.id, alive: streams.has(key), lastSeq: streams.get(key)?.lastSeq() ?? 0 });
+      }
+      case 'api.ping': {
+        const stream = streams.get(`${from}#${msg.id}`);
+        return ctx.send(from, { type: 'api.pong', id: msg.id, alive: stream !== undefined, lastSeq: stream?.lastSeq() ?? 0 });
+      }
       default:
         return;
     }
