@@ -203,6 +203,35 @@ describe('choosing a node', () => {
   });
 });
 
+describe('recordPerNode: false (the scheduler of a big cluster, which writes no annotations)', () => {
+  it('makes the same decisions with the same random draws, without the per-node entries', () => {
+    const nodes = Array.from({ length: 12 }, (_, i) => makeNode(`n${i}`, { cpu: String(2 + (i % 4)) }));
+    const placed = Array.from({ length: 20 }, (_, i) => makePod(`p${i}`, { nodeName: `n${(i * 7) % 12}`, containers: [container({ cpu: '500m' })] }));
+    for (let seed = 1; seed <= 20; seed++) {
+      const pod = makePod(`new-${seed}`, { containers: [container({ cpu: `${100 * seed}m` })] });
+      const outcome = (recordPerNode: boolean) => {
+        const rng = createRng(seed);
+        const draws: number[] = [];
+        const o = scheduleOne({
+          profile: defaultProfile(), snapshot: Snapshot.build(nodes, placed), pod, nextStartNodeIndex: seed % 12, recordPerNode,
+          intn: (n) => (draws.push(n), rng.nextInt(n)),
+        });
+        return { o, draws };
+      };
+      const full = outcome(true);
+      const lean = outcome(false);
+      expect(lean.o.kind).toBe(full.o.kind);
+      expect(lean.draws).toEqual(full.draws);
+      if (full.o.kind === 'Scheduled' && lean.o.kind === 'Scheduled') {
+        expect([lean.o.suggestedHost, lean.o.topNodes, lean.o.evaluatedNodes, lean.o.feasibleNodes])
+          .toEqual([full.o.suggestedHost, full.o.topNodes, full.o.evaluatedNodes, full.o.feasibleNodes]);
+      }
+      expect(lean.o.record.filter.size + lean.o.record.score.size + lean.o.record.finalScore.size).toBe(0);
+      expect(full.o.record.filter.size).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('numFeasibleNodesToFind (TestNumFeasibleNodesToFind)', () => {
   const cases: [string, number | undefined, number, number][] = [
     ['not set, nodes not more than 50', undefined, 10, 10],

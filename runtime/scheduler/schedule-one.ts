@@ -45,6 +45,11 @@ export interface ScheduleInput {
   nextStartNodeIndex: number;
   /** The configuration's global percentageOfNodesToScore (a profile value wins). */
   percentageOfNodesToScore?: number;
+  /**
+   * False: skip the per-node filter and score entries of the simulator's record (nobody will write
+   * them as annotations: the scheduler on a big cluster); decisions are the same. Default true.
+   */
+  recordPerNode?: boolean;
 }
 
 /** framework.FitError, with the message formatted as upstream. */
@@ -201,7 +206,7 @@ function findFeasible(
   const start = n === 0 ? 0 : c.input.nextStartNodeIndex % n;
   for (let i = 0; i < n && feasible.length < toFind; i++) {
     const info = all[(start + i) % n]!;
-    const [s, plugin] = runFilters(c, c.state, c.pod, info, true);
+    const [s, plugin] = runFilters(c, c.state, c.pod, info, c.input.recordPerNode !== false);
     if (isSuccess(s)) feasible.push(info);
     else if (isRejected(s)) {
       statuses.set(info.node?.name ?? '', s);
@@ -235,6 +240,7 @@ function prioritize(c: Cycle, nodes: SchedNodeInfo[]): Step<NodeScore[]> {
   const plugins = c.input.profile.score.filter((s) => !c.skipScore.has(s.plugin.name));
   if (c.input.profile.score.length === 0)
     return { ok: true, value: totals.map((t) => ({ ...t, score: 1 })) };
+  const record = c.input.recordPerNode !== false;
   for (const { plugin, weight } of plugins) {
     let scores: NodeScore[] = [];
     for (const info of nodes) {
@@ -242,6 +248,7 @@ function prioritize(c: Cycle, nodes: SchedNodeInfo[]): Step<NodeScore[]> {
       if (!isSuccess(s))
         return fail(c, `running Score plugin "${plugin.name}": ${statusMessage(s)}`);
       scores.push({ name: info.node!.name, score });
+      if (!record) continue;
       put(c.record.score, info.node!.name, plugin.name, String(score));
       put(c.record.finalScore, info.node!.name, plugin.name, String(score * weight));
     }
@@ -250,8 +257,7 @@ function prioritize(c: Cycle, nodes: SchedNodeInfo[]): Step<NodeScore[]> {
       const [normalized, s] = ext.normalizeScore(c.state, c.pod, scores);
       if (!isSuccess(s)) return fail(c, `running Normalize on Score plugins: ${statusMessage(s)}`);
       scores = normalized;
-      for (const ns of scores)
-        put(c.record.finalScore, ns.name, plugin.name, String(ns.score * weight));
+      if (record) for (const ns of scores) put(c.record.finalScore, ns.name, plugin.name, String(ns.score * weight));
     }
     for (let i = 0; i < scores.length; i++) {
       const ns = scores[i]!;

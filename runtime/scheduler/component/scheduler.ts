@@ -230,6 +230,8 @@ export class RunningScheduler {
       pod: info.pod,
       intn: (n) => ctx.rng.nextInt(n),
       nextStartNodeIndex: this.nextStartNodeIndex,
+      // the per-node entries only matter when the annotations are written (writeResults)
+      recordPerNode: this.d.resultClient !== undefined,
       ...(this.d.config.percentageOfNodesToScore === undefined
         ? {}
         : { percentageOfNodesToScore: this.d.config.percentageOfNodesToScore }),
