@@ -88,9 +88,9 @@ export class ThrottleLog {
 
   constructor(private readonly sink: (line: string) => void, readonly verbosity = 0) {}
 
-  /** A request waited `waitMs` for its token, and is sent at nowMs. */
-  waited(nowMs: number, waitMs: number, verb: string, url: string): void {
-    const line = throttleMessage(waitMs, verb, url);
+  /** A request waited `waitMs` for its token, and is sent at nowMs; a retry says why it was retried. */
+  waited(nowMs: number, waitMs: number, verb: string, url: string, retryReason?: string): void {
+    const line = throttleMessage(waitMs, verb, url, retryReason);
     if (waitMs > LONG_THROTTLE_LATENCY_MS && this.verbosity >= 3) this.sink(line);
     if (waitMs > EXTRA_LONG_THROTTLE_LATENCY_MS && this.attemptToLog(nowMs)) this.sink(line);
   }
@@ -110,9 +110,16 @@ export class ThrottleLog {
 /**
  * The structured line client-go v1.32+ logs (earlier versions printed
  * `Waited for 1.2s due to client-side throttling, not priority and fairness, request: GET:<url>`).
+ * A retry's reason is with_retry.go's retryAfter.Reason (getRetryReason) instead.
  */
-export function throttleMessage(waitMs: number, verb: string, url: string): string {
-  return `"Waited before sending request" delay="${goDuration(waitMs)}" reason="client-side throttling, not priority and fairness" verb="${verb}" URL="${url}"`;
+export function throttleMessage(waitMs: number, verb: string, url: string, retryReason?: string): string {
+  const reason = (retryReason ?? 'client-side throttling, not priority and fairness').replace(/["\\]/g, (c) => `\\${c}`);
+  return `"Waited before sending request" delay="${goDuration(waitMs)}" reason="${reason}" verb="${verb}" URL="${url}"`;
+}
+
+/** getRetryReason (with_retry.go) for a retry after a transport error (the url.Error's text). */
+export function retryReason(retries: number, retryAfterMs: number, error: string): string {
+  return `retries: ${retries}, retry-after: ${goDuration(retryAfterMs)} - retry-reason: due to retryable error, error: ${error}`;
 }
 
 /** Go's time.Duration String() for whole milliseconds: "0s", "200ms", "1.2s", "2m3.5s", "1h0m0s". */

@@ -3,6 +3,7 @@
 // are declared broken.
 import { describe, expect, it } from 'vitest';
 import { createKernel, type Kernel } from '../../kernel/index.ts';
+import { ThrottleLog } from './rate-limiter.ts';
 import { RestClient, type RestResponse, type RestWatchEvent } from './rest-client.ts';
 import type { WireMessage } from './wire.ts';
 
@@ -48,6 +49,24 @@ describe('RestClient requests', () => {
     expect(received).toHaveLength(attempts);
     expect(res.code).toBe(code);
     if (message) expect((res.body as { message: string }).message).toBe(message);
+  });
+
+  it('a retry waits for a token too, and its long wait is logged with the retry\'s reason (tryThrottleWithInfo)', () => {
+    let n = 0;
+    const { kernel, client, received } = setup((msg, reply) => {
+      if (msg.type !== 'api.request') return;
+      reply(n++ === 0 ? { type: 'api.failure', id: msg.id, error: 'read: connection reset by peer' } : ok(msg.id));
+    });
+    const lines: string[] = [];
+    // one token every 4 s: the first try takes the burst, the retry (due 1 s after the failure came
+    // back, 4 ms of round trip later) waits the rest
+    const res = call(kernel, client.withLimits({ qps: 0.25, burst: 1 }, new ThrottleLog((l) => lines.push(l))), 'get');
+    expect(res.code).toBe(200);
+    expect(received).toHaveLength(2);
+    expect(lines).toEqual([
+      '"Waited before sending request" delay="2.996s" reason="retries: 1, retry-after: 1s - retry-reason: due to retryable error, error: ' +
+        'Get \\"https://server:6443/api/v1/namespaces/default/pods/p\\": read: connection reset by peer" verb="GET" URL="https://server:6443/api/v1/namespaces/default/pods/p"',
+    ]);
   });
 
   it('sends credentials, impersonation headers and the body as JSON text', () => {

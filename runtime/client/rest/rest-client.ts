@@ -7,7 +7,7 @@
 // (client-go's ReadIdleTimeout / PingTimeout health check): a stream whose peer no longer knows it
 // is closed with an error, and the informer re-watches. Requests (not watches) wait for a token
 // of the client's rate limiter first (rate-limiter.ts: rest.Config QPS/Burst).
-import { rateLimiterFor, type ThrottleLog, type TokenBucketRateLimiter } from './rate-limiter.ts';
+import { rateLimiterFor, retryReason, type ThrottleLog, type TokenBucketRateLimiter } from './rate-limiter.ts';
 import {
   isWireMessage, type RestCredentials, type RestImpersonation, type RestRequest, type WireMessage, type WireRequest,
 } from './wire.ts';
@@ -156,8 +156,10 @@ export class RestClient {
         if (msg.type !== 'api.failure') return;
         if (idempotent && attempt < maxRetries) {
           attempt++;
-          // with_retry.go Before: a retry waits for a token too
-          retryTimer = this.host.setTimer(RETRY_AFTER_MS, () => this.throttle(req, send, false));
+          // with_retry.go Before: a retry waits for a token too, and a long wait is logged with the
+          // retry's reason (tryThrottleWithInfo)
+          const why = retryReason(attempt, RETRY_AFTER_MS, transportErrorText(req, this.serverURL(), msg.error));
+          retryTimer = this.host.setTimer(RETRY_AFTER_MS, () => this.throttle(req, send, why));
           return;
         }
         finish(transportFailure(req, this.serverURL(), msg.error));
@@ -171,15 +173,18 @@ export class RestClient {
         finish(transportFailure(req, this.serverURL(), 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)')),
       );
       send();
-    }, true);
+    });
   }
 
-  /** Runs `go` once the rate limiter grants a token: at once when one is there (or no limiter). */
-  private throttle(req: RestRequest, go: () => void, log: boolean): void {
+  /**
+   * Runs `go` once the rate limiter grants a token: at once when one is there (or no limiter). A
+   * long wait is logged, with the retry's reason for a retry (request.go tryThrottleWithInfo).
+   */
+  private throttle(req: RestRequest, go: () => void, reason?: string): void {
     const waitMs = this.limiter?.reserve(this.host.now()) ?? 0;
     if (waitMs === 0) return go();
     this.host.setTimer(waitMs, () => {
-      if (log) this.options.throttleLog?.waited(this.host.now(), waitMs, httpMethod(req), this.serverURL() + pathOf(req) + queryOf(req));
+      this.options.throttleLog?.waited(this.host.now(), waitMs, httpMethod(req), this.serverURL() + pathOf(req) + queryOf(req), reason);
       go();
     });
   }
@@ -369,10 +374,13 @@ function queryOf(req: RestRequest): string {
 
 /** Go's http client error text: `Get "https://host:6443/api/v1/pods": EOF`. */
 function transportFailure(req: RestRequest, serverURL: string, error: string): RestResponse {
+  return { code: 0, transportError: error, body: failureStatus(transportErrorText(req, serverURL, error)) };
+}
+
+/** A *url.Error's text: `Get "https://...": <error>`. */
+function transportErrorText(req: RestRequest, serverURL: string, error: string): string {
   const m = httpMethod(req);
-  const method = m.charAt(0) + m.slice(1).toLowerCase();
-  const message = `${method} "${serverURL}${pathOf(req)}": ${error}`;
-  return { code: 0, transportError: error, body: failureStatus(message) };
+  return `${m.charAt(0) + m.slice(1).toLowerCase()} "${serverURL}${pathOf(req)}": ${error}`;
 }
 
 function refused(serverURL: string): RestResponse {
