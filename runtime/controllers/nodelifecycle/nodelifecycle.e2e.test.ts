@@ -18,21 +18,31 @@ async function events(cluster: Cluster, reason: string): Promise<CoreEvent[]> {
   return (JSON.parse(r.stdout) as { items: CoreEvent[] }).items;
 }
 
+/**
+ * A cluster whose only node lifecycle controller is one started here (logs collected), with a pod
+ * `web` bound to worker-2; `prepare` runs before the pod and the controller.
+ */
+async function withOwnController(seed: number, prepare?: (cluster: Cluster) => Promise<void>): Promise<{ cluster: Cluster; logs: string[] }> {
+  const cluster = createCluster({ seed, workers: 2, components: { controllerManager: false } });
+  const { kernel, restClient } = cluster.internals;
+  const sa = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: node-controller\n  namespace: kube-system\n';
+  expect(await cluster.kubectl('apply -f -', { stdin: sa })).toMatchObject({ exitCode: 0, stderr: '' });
+  await prepare?.(cluster);
+  const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: worker-2\n  containers:\n  - name: app\n    image: nginx\n';
+  expect((await cluster.kubectl('apply -f -', { stdin: pod })).exitCode).toBe(0);
+  const logs: string[] = [];
+  startNodeLifecycleController(kernel, {
+    name: 'node-lifecycle-controller',
+    restClient: restClient('kcm-informers', { credentials: KCM }),
+    controllerClient: restClient('node-controller', { credentials: { token: 'sa-token:kube-system:node-controller' } }),
+    onLog: (l) => logs.push(l),
+  });
+  return { cluster, logs };
+}
+
 describe('node lifecycle controller', () => {
   it('a node whose Lease stops goes Unknown, is tainted, and its pods are evicted after 300 s', { timeout: 180_000 }, async () => {
-    const cluster = createCluster({ seed: 3, workers: 2, components: { controllerManager: false } });
-    const { kernel, restClient } = cluster.internals;
-    const sa = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: node-controller\n  namespace: kube-system\n';
-    expect(await cluster.kubectl('apply -f -', { stdin: sa })).toMatchObject({ exitCode: 0, stderr: '' });
-    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: worker-2\n  containers:\n  - name: app\n    image: nginx\n';
-    expect((await cluster.kubectl('apply -f -', { stdin: pod })).exitCode).toBe(0);
-    const logs: string[] = [];
-    startNodeLifecycleController(kernel, {
-      name: 'node-lifecycle-controller',
-      restClient: restClient('kcm-informers', { credentials: KCM }),
-      controllerClient: restClient('node-controller', { credentials: { token: 'sa-token:kube-system:node-controller' } }),
-      onLog: (l) => logs.push(l),
-    });
+    const { cluster, logs } = await withOwnController(3);
     await cluster.advance(60_000);
     const names = JSON.parse((await cluster.kubectl('get nodes -o json')).stdout) as { items: Node[] };
     for (const n of names.items) {
@@ -88,21 +98,11 @@ describe('node lifecycle controller', () => {
   });
 
   it('master disruption mode: when every node goes silent no node is tainted NoExecute and no pod is evicted; one node back resumes it', { timeout: 180_000 }, async () => {
-    const cluster = createCluster({ seed: 5, workers: 2, components: { controllerManager: false } });
-    const { kernel, restClient } = cluster.internals;
-    const sa = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: node-controller\n  namespace: kube-system\n';
-    expect((await cluster.kubectl('apply -f -', { stdin: sa })).exitCode).toBe(0);
     // the control-plane node keeps running: leave it out of the zone's health (labelNodeDisruptionExclusion)
-    const controlPlane = (await cluster.kubectl('get nodes -o name')).stdout.trim().split('\n').find((n) => !n.startsWith('node/worker-'))!;
-    expect((await cluster.kubectl(`label ${controlPlane} node.kubernetes.io/exclude-disruption=`)).exitCode).toBe(0);
-    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: worker-2\n  containers:\n  - name: app\n    image: nginx\n';
-    expect((await cluster.kubectl('apply -f -', { stdin: pod })).exitCode).toBe(0);
-    const logs: string[] = [];
-    startNodeLifecycleController(kernel, {
-      name: 'node-lifecycle-controller',
-      restClient: restClient('kcm-informers', { credentials: KCM }),
-      controllerClient: restClient('node-controller', { credentials: { token: 'sa-token:kube-system:node-controller' } }),
-      onLog: (l) => logs.push(l),
+    let controlPlane = '';
+    const { cluster, logs } = await withOwnController(5, async (c) => {
+      controlPlane = (await c.kubectl('get nodes -o name')).stdout.trim().split('\n').find((n) => !n.startsWith('node/worker-'))!;
+      expect((await c.kubectl(`label ${controlPlane} node.kubernetes.io/exclude-disruption=`)).exitCode).toBe(0);
     });
     await cluster.advance(30_000);
     // RecordNodeEvent for every node the controller sees for the first time
