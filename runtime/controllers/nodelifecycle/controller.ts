@@ -215,8 +215,7 @@ export class NodeLifecycleController {
     let q = this.tainters.get(zone);
     if (!q) {
       q = new RateLimitedTimedQueue(EVICTION_LIMITER_QPS, this.d.clock.now());
-      this.tainters.set(zone, q);
-      if (!this.zoneStates.has(zone)) this.zoneStates.set(zone, 'Initial');
+      this.tainters.set(zone, q); // its state starts as Initial in handleDisruption (decideDisruption)
     }
     return q;
   }
