@@ -198,7 +198,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     async kubectl(args, opts = {}) {
       // `get -w` and `rollout status` follow a real watch for up to KUBECTL_WATCH_WINDOW_MS of
       // simulated time (this terminal is not interactive: there is no Ctrl+C to end them).
-      const io = { nowMs: kernel.now(), now: () => kernel.now(), watchForMs: KUBECTL_WATCH_WINDOW_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
+      const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, watchForMs: KUBECTL_WATCH_WINDOW_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
       // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
       const proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now());
       const result = run((done) => runKubectl(args, kubectlTransport(proc.client), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');

@@ -78,7 +78,9 @@ describe('parseArgs', () => {
     expect(r.ok && r.args.positionals).toEqual(['-weird']);
   });
   it.each([
-    ['foo', 'error: unknown command "foo" for "kubectl"'],
+    ['frobnicate', 'error: unknown command "frobnicate" for "kubectl"'],
+    // real kubectl suggests "top" for "foo" (Levenshtein distance 2)
+    ['foo', 'error: unknown command "foo" for "kubectl"\n\nDid you mean this?\n\ttop\n'],
     [
       'gett pods',
       'error: unknown command "gett" for "kubectl"\n\nDid you mean this?\n\tget\n\tset\n',

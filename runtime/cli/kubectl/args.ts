@@ -186,6 +186,45 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('sort-by', 'string'),
   ],
   version: [f('client', 'bool'), OUTPUT],
+  'rollout pause': [SELECTOR, FILENAME, OUTPUT],
+  'rollout resume': [SELECTOR, FILENAME, OUTPUT],
+  annotate: [SELECTOR, ALL, ALL_NAMESPACES, OVERWRITE, OUTPUT, DRY_RUN, FILENAME, f('list', 'bool'), f('resource-version', 'string'), FIELD_SELECTOR],
+  run: [
+    f('image', 'string'),
+    f('labels', 'string', 'l'),
+    f('port', 'string'),
+    f('env', 'strings'),
+    f('restart', 'string'),
+    f('command', 'bool'),
+    f('expose', 'bool'),
+    f('image-pull-policy', 'string'),
+    f('stdin', 'bool', 'i'),
+    f('tty', 'bool', 't'),
+    f('rm', 'bool'),
+    f('annotations', 'strings'),
+    OUTPUT,
+    DRY_RUN,
+  ],
+  expose: [
+    FILENAME,
+    SELECTOR,
+    OUTPUT,
+    DRY_RUN,
+    f('port', 'string'),
+    f('target-port', 'string'),
+    f('protocol', 'string'),
+    f('name', 'string'),
+    f('type', 'string'),
+    f('labels', 'string', 'l'),
+    f('external-ip', 'string'),
+    f('cluster-ip', 'string'),
+    f('session-affinity', 'string'),
+  ],
+  'cluster-info': [],
+  'top node': [SELECTOR, f('no-headers', 'bool')],
+  'top nodes': [SELECTOR, f('no-headers', 'bool')],
+  'top pod': [SELECTOR, ALL_NAMESPACES, f('no-headers', 'bool')],
+  'top pods': [SELECTOR, ALL_NAMESPACES, f('no-headers', 'bool')],
 };
 
 /** Commands with subcommands: the parent alone prints its help, like cobra. */
@@ -193,6 +232,7 @@ export const PARENT_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   rollout: ['history', 'pause', 'restart', 'resume', 'status', 'undo'],
   set: ['env', 'image', 'resources', 'selector', 'serviceaccount', 'subject'],
   auth: ['can-i', 'reconcile', 'whoami'],
+  top: ['node', 'pod'],
 };
 
 export type FlagValue = string | boolean | number | string[];
@@ -202,6 +242,8 @@ export interface ParsedArgs {
   command: string;
   positionals: string[];
   flags: Map<string, FlagValue>;
+  /** cobra's ArgsLenAtDash: how many positionals came before "--" (-1 without one). */
+  argsLenAtDash?: number;
 }
 
 export type ParseResult = { ok: true; args: ParsedArgs } | { ok: false; error: string };
@@ -217,7 +259,7 @@ export function parseArgs(argv: readonly string[]): ParseResult {
   if (!parsed.ok) return { ok: false, error: `error: ${parsed.error}\n${usage(found.command)}` };
   return {
     ok: true,
-    args: { command: found.command, positionals: parsed.positionals, flags: parsed.flags },
+    args: { command: found.command, positionals: parsed.positionals, flags: parsed.flags, argsLenAtDash: parsed.argsLenAtDash },
   };
 }
 
@@ -309,15 +351,18 @@ function levenshtein(a: string, b: string): number {
 }
 
 type FlagParse =
-  { ok: true; positionals: string[]; flags: Map<string, FlagValue> } | { ok: false; error: string };
+  | { ok: true; positionals: string[]; flags: Map<string, FlagValue>; argsLenAtDash: number }
+  | { ok: false; error: string };
 
 function parseFlags(argv: readonly string[], specs: FlagSpec[], commandWords: number[]): FlagParse {
   const flags = new Map<string, FlagValue>();
   const positionals: string[] = [];
+  let argsLenAtDash = -1;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (commandWords.includes(i)) continue;
     if (a === '--') {
+      argsLenAtDash = positionals.length;
       positionals.push(...argv.slice(i + 1));
       break;
     }
@@ -340,7 +385,7 @@ function parseFlags(argv: readonly string[], specs: FlagSpec[], commandWords: nu
       positionals.push(a);
     }
   }
-  return { ok: true, positionals, flags };
+  return { ok: true, positionals, flags, argsLenAtDash };
 }
 
 /** -abc: booleans in a row, then one flag that takes the rest (or the next word) as its value. */

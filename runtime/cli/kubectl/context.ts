@@ -20,6 +20,8 @@ export interface KubectlIo {
   stdin?: string;
   /** Files `-f <path>` may read (the terminal's in-memory files). */
   files?: Readonly<Record<string, string>>;
+  /** The kubeconfig cluster's server URL (cluster-info prints it). */
+  serverURL?: string;
   /** The kubeconfig context's namespace (default "default"). */
   defaultNamespace?: string;
   /**

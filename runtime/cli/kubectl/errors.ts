@@ -54,7 +54,11 @@ export type Operation =
   | 'rolled back'
   | 'image updated'
   | 'evicted'
-  | 'modified';
+  | 'modified'
+  | 'paused'
+  | 'resumed'
+  | 'annotated'
+  | 'exposed';
 
 /** "deployment.apps/web created", with " (dry run)" for --dry-run=client. */
 export function operationLine(

@@ -734,7 +734,7 @@ describe('kubectl describe, logs, auth, drain', () => {
 
 describe('argument errors reach the terminal unchanged', () => {
   it.each([
-    ['kubectl foo', 'error: unknown command "foo" for "kubectl"\n'],
+    ['kubectl frobnicate', 'error: unknown command "frobnicate" for "kubectl"\n'],
     [
       'kubectl get pods --bogus',
       "error: unknown flag: --bogus\nSee 'kubectl get --help' for usage.\n",

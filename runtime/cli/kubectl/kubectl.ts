@@ -22,6 +22,10 @@ import {
   runRolloutStatus,
   runRolloutUndo,
 } from './commands/rollout.ts';
+import { runAnnotate } from './commands/annotate.ts';
+import { runExpose, runRun } from './commands/generate.ts';
+import { runClusterInfo, runTop, runVersion } from './commands/info.ts';
+import { runRolloutPause, runRolloutResume } from './commands/rollout-pause.ts';
 import { Ctx, type KubectlIo, type KubectlResult } from './context.ts';
 import { clientError } from './errors.ts';
 import { shellSplit } from './shell.ts';
@@ -51,6 +55,17 @@ const COMMANDS: Record<string, Command> = {
   'rollout history': runRolloutHistory,
   'rollout undo': runRolloutUndo,
   'rollout restart': runRolloutRestart,
+  'rollout pause': runRolloutPause,
+  'rollout resume': runRolloutResume,
+  annotate: runAnnotate,
+  run: runRun,
+  expose: runExpose,
+  version: runVersion,
+  'cluster-info': runClusterInfo,
+  'top node': runTop,
+  'top nodes': runTop,
+  'top pod': runTop,
+  'top pods': runTop,
 };
 
 /**

@@ -94,7 +94,7 @@ function report(
   ctx: Ctx,
   obj: KubeObject,
   info: ResourceInfo,
-  op: 'created' | 'configured' | 'unchanged',
+  op: 'created' | 'configured' | 'unchanged' | 'exposed',
 ): void {
   const output = flagString(ctx.args, 'output');
   if (output) {
@@ -112,7 +112,7 @@ export function createObject(
   ctx: Ctx,
   obj: KubeObject,
   info: ResourceInfo,
-  op: 'created',
+  op: 'created' | 'exposed',
   done: () => void,
   /** The manifest's source, for cmdutil.AddSourceToErr ("STDIN" or the file); none for generators. */
   source?: string,

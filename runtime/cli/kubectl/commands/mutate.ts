@@ -20,7 +20,7 @@ import { fetchTargets, type TargetGroup } from './targets.ts';
 
 const dryRun = (ctx: Ctx): boolean => flagString(ctx.args, 'dry-run') === 'client';
 
-type Edit =
+export type Edit =
   { ok: true; object: KubeObject; op: Operation; changed: boolean } | { ok: false; error: string };
 
 /**
@@ -30,7 +30,7 @@ type Edit =
  * (scale.go ScaleSimple). Patches carry no resourceVersion, so a concurrent writer never makes
  * them fail with a Conflict.
  */
-type PatchStyle = 'merge' | 'strategic' | 'scale';
+export type PatchStyle = 'merge' | 'strategic' | 'scale';
 
 function editPatch(
   style: PatchStyle,
@@ -50,7 +50,7 @@ function editPatch(
 }
 
 /** Fetches the targets, applies edit to each, patches changed objects, prints "<type>/<name> <op>". */
-function editEach(
+export function editEach(
   ctx: Ctx,
   missingType: string,
   style: PatchStyle,
@@ -223,6 +223,7 @@ interface LabelChanges {
 /** Splits "a=b c- d=e" after the resource arguments (label.go parseLabels). */
 export function splitLabelArgs(
   args: readonly string[],
+  noun: 'label' | 'annotation' = 'label',
 ): { resources: string[]; changes: LabelChanges } | { error: string } {
   const changes: LabelChanges = { set: {}, remove: [] };
   const resources: string[] = [];
@@ -234,7 +235,7 @@ export function splitLabelArgs(
     else resources.push(arg);
   }
   if (Object.keys(changes.set).length === 0 && changes.remove.length === 0)
-    return { error: 'at least one label update is required' };
+    return { error: `at least one ${noun} update is required` };
   return { resources, changes };
 }
 
