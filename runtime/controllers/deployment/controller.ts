@@ -13,7 +13,7 @@ import { calculateStatus, deploymentComplete, deploymentCondition, hasProgressDe
 import {
   DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, POD_TEMPLATE_HASH_LABEL, REVISION_ANNOTATION,
   byCreation, computeHash, copiedAnnotations, equalIgnoreHash, fenceposts, isRollingUpdate, maxRevision,
-  newRSNewReplicas, replicasOf, revisionOf, rsReplicas,
+  newRSNewReplicas, newReplicaSetAnnotations, replicasOf, revisionOf, rsReplicas,
 } from './util.ts';
 
 export interface DeploymentControllerOptions {
@@ -98,6 +98,10 @@ export class DeploymentController {
 
   /** A paused Deployment only follows spec.replicas (sync with createIfNotExisted=false). */
   private syncPaused(d: Deployment, owned: ReplicaSet[], newRS: ReplicaSet | undefined, done: Done): void {
+    // sync -> getAllReplicaSetsAndSyncRevision(createIfNotExisted=false): an existing new
+    // ReplicaSet still takes the deployment's annotations and revision while paused
+    const oldRSs = owned.filter((rs) => rs !== newRS);
+    if (newRS && this.needsRevisionUpdate(d, oldRSs, newRS)) return this.updateRevision(d, oldRSs, newRS, done);
     const active = owned.filter((rs) => rsReplicas(rs) > 0);
     const target = active.length === 1 ? active[0] : active.length === 0 ? newRS : undefined;
     if (target && rsReplicas(target) !== replicasOf(d)) return this.scale(d, [{ rs: target, to: replicasOf(d) }], done);
@@ -159,17 +163,28 @@ export class DeploymentController {
   }
 
   private needsRevisionUpdate(d: Deployment, oldRSs: ReplicaSet[], newRS: ReplicaSet): boolean {
-    return revisionOf(newRS) <= maxRevision(oldRSs) || (d.metadata.annotations?.[REVISION_ANNOTATION] ?? '') !== String(revisionOf(newRS));
+    const revision = maxRevision(oldRSs) + 1;
+    return (
+      newReplicaSetAnnotations(d, newRS, revision).changed ||
+      (newRS.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0) ||
+      (d.metadata.annotations?.[REVISION_ANNOTATION] ?? '') !== (newRS.metadata.annotations?.[REVISION_ANNOTATION] ?? '')
+    );
   }
 
-  /** getNewReplicaSet for an existing one: bump its revision (a rollback reuses an old ReplicaSet). */
+  /**
+   * getNewReplicaSet for an existing one (sync.go): first bring the ReplicaSet up to date (the
+   * deployment's annotations, a higher revision when a rollback reuses it, minReadySeconds), then
+   * the deployment's own revision annotation.
+   */
   private updateRevision(d: Deployment, oldRSs: ReplicaSet[], newRS: ReplicaSet, done: Done): void {
-    const revision = Math.max(revisionOf(newRS), maxRevision(oldRSs) + 1);
-    if (revisionOf(newRS) !== revision) {
+    const synced = newReplicaSetAnnotations(d, newRS, maxRevision(oldRSs) + 1);
+    if (synced.changed || (newRS.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0)) {
       const rs = deepCopy(newRS);
-      rs.metadata.annotations = { ...(rs.metadata.annotations ?? {}), ...copiedAnnotations(d), [REVISION_ANNOTATION]: String(revision) };
+      rs.metadata.annotations = synced.annotations;
+      rs.spec.minReadySeconds = d.spec.minReadySeconds ?? 0;
       return this.put('replicasets', rs, done);
     }
+    const revision = revisionOf(newRS);
     // SetDeploymentRevision: the deployment carries its current revision, and "Found new replica set"
     const next = deepCopy(d);
     next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [REVISION_ANNOTATION]: String(revision) };

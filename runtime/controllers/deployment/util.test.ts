@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment, ReplicaSet } from '../../api/index.ts';
-import { getScaledValueFromIntOrPercent, newRSNewReplicas, resolveFenceposts } from './util.ts';
+import { MAX_REVISION_HISTORY_CHARS, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, getScaledValueFromIntOrPercent, newReplicaSetAnnotations, newRSNewReplicas, resolveFenceposts } from './util.ts';
 
 // mirrors apimachinery intstr_test.go TestGetScaledValueFromIntOrPercent
 describe('getScaledValueFromIntOrPercent', () => {
@@ -45,5 +45,34 @@ describe('newRSNewReplicas', () => {
   ])('$name', ({ d, newRS, old, want }) => {
     const n = rs(newRS);
     expect(newRSNewReplicas(d, [n, rs(old)], n)).toBe(want);
+  });
+});
+
+// mirrors deployment_util.go SetNewReplicaSetAnnotations for an existing new ReplicaSet
+describe('newReplicaSetAnnotations', () => {
+  const withAnnotations = (annotations: Record<string, string>): ReplicaSet => ({ metadata: { name: 'rs', annotations }, spec: { replicas: 1, selector: {} } });
+  const deployment = (annotations: Record<string, string>): Deployment => ({ metadata: { name: 'd', annotations }, spec: { replicas: 1, selector: {}, template: { spec: { containers: [] } } } });
+  const CAUSE = 'kubernetes.io/change-cause';
+  it.each([
+    { name: 'nothing to do', d: {}, rs: { [REVISION_ANNOTATION]: '2' }, revision: 2, want: { [REVISION_ANNOTATION]: '2' }, changed: false },
+    { name: 'a change-cause added to the deployment is copied', d: { [CAUSE]: 'v2' }, rs: { [REVISION_ANNOTATION]: '2' }, revision: 2, want: { [REVISION_ANNOTATION]: '2', [CAUSE]: 'v2' }, changed: true },
+    { name: 'an annotation removed from the deployment stays on the ReplicaSet', d: {}, rs: { [REVISION_ANNOTATION]: '2', [CAUSE]: 'old' }, revision: 2, want: { [REVISION_ANNOTATION]: '2', [CAUSE]: 'old' }, changed: false },
+    { name: 'apply and revision annotations are not copied', d: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', [REVISION_ANNOTATION]: '9' }, rs: { [REVISION_ANNOTATION]: '2' }, revision: 2, want: { [REVISION_ANNOTATION]: '2' }, changed: false },
+    { name: 'a higher revision is never lowered', d: {}, rs: { [REVISION_ANNOTATION]: '5' }, revision: 3, want: { [REVISION_ANNOTATION]: '5' }, changed: false },
+    { name: 'a rollback renumbers and records the old revision', d: {}, rs: { [REVISION_ANNOTATION]: '1' }, revision: 3, want: { [REVISION_ANNOTATION]: '3', [REVISION_HISTORY_ANNOTATION]: '1' }, changed: true },
+    { name: 'a second rollback appends', d: {}, rs: { [REVISION_ANNOTATION]: '3', [REVISION_HISTORY_ANNOTATION]: '1' }, revision: 5, want: { [REVISION_ANNOTATION]: '5', [REVISION_HISTORY_ANNOTATION]: '1,3' }, changed: true },
+    { name: 'no revision yet: set without history', d: {}, rs: {}, revision: 1, want: { [REVISION_ANNOTATION]: '1' }, changed: true },
+  ] as { name: string; d: Record<string, string>; rs: Record<string, string>; revision: number; want: Record<string, string>; changed: boolean }[])('$name', ({ d, rs, revision, want, changed }) => {
+    const got = newReplicaSetAnnotations(deployment(d), withAnnotations(rs), revision);
+    expect(got).toEqual({ annotations: want, changed });
+  });
+
+  it('drops the oldest history entries past 2,000 characters', () => {
+    const history = Array.from({ length: 500 }, (_, i) => String(1000 + i)).join(','); // 2,499 chars
+    const got = newReplicaSetAnnotations(deployment({}), withAnnotations({ [REVISION_ANNOTATION]: '7', [REVISION_HISTORY_ANNOTATION]: history }), 9);
+    const kept = got.annotations[REVISION_HISTORY_ANNOTATION]!;
+    expect(kept.length).toBeLessThanOrEqual(MAX_REVISION_HISTORY_CHARS);
+    expect(kept.endsWith(',1499,7')).toBe(true);
+    expect(kept.split(',')[0]).toBe('1101');
   });
 });

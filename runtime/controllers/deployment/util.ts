@@ -112,6 +112,48 @@ export function copiedAnnotations(d: Deployment): Record<string, string> {
   return out;
 }
 
+export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-history';
+/** deployment_controller.go maxRevHistoryLengthInChars. */
+export const MAX_REVISION_HISTORY_CHARS = 2000;
+
+/**
+ * SetNewReplicaSetAnnotations for an existing new ReplicaSet: copy the deployment's own
+ * annotations (change-cause...) over the ReplicaSet's (copyDeploymentAnnotationsToReplicaSet adds
+ * and overwrites, never removes), raise its revision to newRevision if lower, and when a revision
+ * it already had is replaced (a rollback reuses an old ReplicaSet) append the old one to
+ * revision-history, dropping the oldest entries past 2,000 characters. `changed` says whether
+ * the ReplicaSet must be written.
+ */
+export function newReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: number): { annotations: Record<string, string>; changed: boolean } {
+  const annotations = { ...(rs.metadata.annotations ?? {}) };
+  let changed = false;
+  for (const [k, v] of Object.entries(copiedAnnotations(d))) {
+    if (annotations[k] === v) continue;
+    annotations[k] = v;
+    changed = true;
+  }
+  const oldText = annotations[REVISION_ANNOTATION];
+  const oldRevision = oldText === undefined ? 0 : Number(oldText);
+  if (oldRevision < newRevision) {
+    annotations[REVISION_ANNOTATION] = String(newRevision);
+    changed = true;
+    if (oldText !== undefined) {
+      const history = annotations[REVISION_HISTORY_ANNOTATION] ?? '';
+      if (history === '') annotations[REVISION_HISTORY_ANNOTATION] = oldText;
+      else {
+        let entries = history.split(',');
+        let total = history.length + oldText.length + 1;
+        while (total > MAX_REVISION_HISTORY_CHARS && entries.length > 0) {
+          total -= entries[0]!.length + 1;
+          entries = entries.slice(1);
+        }
+        if (total <= MAX_REVISION_HISTORY_CHARS) annotations[REVISION_HISTORY_ANNOTATION] = [...entries, oldText].join(',');
+      }
+    }
+  }
+  return { annotations, changed };
+}
+
 /** ReplicaSetsByCreationTimestamp: oldest first, then by name. */
 export function byCreation(a: ReplicaSet, b: ReplicaSet): number {
   const ta = a.metadata.creationTimestamp ?? '';
