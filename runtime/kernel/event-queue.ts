@@ -29,9 +29,15 @@ export class SimEvent {
     this.intervalMs = intervalMs;
   }
 
-  /** Stops the event (and, for a periodic timer, all later firings). Idempotent. */
+  /**
+   * Stops the event (and, for a periodic timer, all later firings). Idempotent. The event stays in
+   * the heap until its time (lazy deletion), so it lets go of its argument now: a cancelled
+   * deadline would otherwise keep its closure, and everything that closure captured, alive until
+   * then (an etcd call's 5 s deadline held the whole call: request, callbacks, reply handler).
+   */
   cancel(): void {
     this.cancelled = true;
+    this.arg = undefined;
   }
 }
 

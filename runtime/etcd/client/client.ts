@@ -8,7 +8,7 @@
 // revision + 1 (clientv3 watcher resume). Liveness is checked per connection, not per watch, as
 // gRPC keepalive pings an HTTP/2 connection that multiplexes every watch stream: one ping per
 // member every WATCH_PING_MS names all this client's streams there, and one answer covers them.
-import type { Kernel } from '../../kernel/index.ts';
+import type { Kernel, SimEvent } from '../../kernel/index.ts';
 import type { EtcdError, Result } from '../errors.ts';
 import { ErrDeadlineExceeded, ErrNoLeader, ErrStopped, fail } from '../errors.ts';
 import type { WatchRequest } from '../mvcc/watch.ts';
@@ -39,15 +39,11 @@ const GAP_WAIT_MS = 200;
 /** Errors that prove the request was not proposed: safe to retry anywhere. */
 const NOT_ATTEMPTED = new Set([ErrNoLeader.message, ErrStopped.message]);
 
-interface Pending {
-  onMessage: (result: Result<Record<string, unknown>>) => void;
-}
-
 export class SimEtcdClient implements EtcdClient {
   readonly endpoints: readonly string[];
   readonly clock: ClientClock;
   private readonly members: Map<string, string>;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, Call>();
   private readonly watchStreams = new Map<string, (m: WatchMessage) => void>();
   private readonly liveWatches = new Set<ClientWatch>();
   private pinging = false;
@@ -58,12 +54,14 @@ export class SimEtcdClient implements EtcdClient {
   private readonly pingSent = new Map<string, readonly string[]>();
   private seq = 0;
   private preferred = 0;
+  private readonly live: () => boolean;
 
   constructor(private readonly kernel: Kernel, private readonly opts: ClientOptions) {
     this.endpoints = opts.endpoints.map((e) => e.url);
     // "etcd-0:2379" finds "https://etcd-0:2379" too (etcdctl accepts endpoints without a scheme).
     this.members = new Map(opts.endpoints.flatMap((e) => [[e.url, e.member], [withoutScheme(e.url), e.member]] as [string, string][]));
     const live = opts.isLive ?? (() => true);
+    this.live = live;
     this.clock = {
       now: () => kernel.now(),
       setTimer: (delayMs, fn) => kernel.setTimer(delayMs, () => {
@@ -80,62 +78,50 @@ export class SimEtcdClient implements EtcdClient {
 
   // ---- the generic call -----------------------------------------------------------------------
 
-  private call<T>(request: ClientRequest, cb: Callback<T>, opts: CallOptions | undefined, operation: string): void {
-    const reqId = `${this.opts.name}#${this.seq++}`;
-    const timeoutMs = opts?.timeoutMs ?? this.opts.timeoutMs ?? 5000;
+  private call<T>(request: ClientRequest, cb: Callback<T>, opts: CallOptions | undefined, operation: string, operand?: string | number): void {
     const candidates: readonly string[] = opts?.endpoint ? [opts.endpoint] : (opts?.endpoints ?? this.endpoints);
-    const isWrite = WRITE_OPS.has(request.op);
-    let finished = false;
-    let attempt = 0;
-    let attemptTimer: { cancel(): void } | undefined;
-    const finish = (r: Result<Record<string, unknown>>): void => {
-      if (finished) return;
-      finished = true;
-      attemptTimer?.cancel();
-      deadline.cancel();
-      this.pending.delete(reqId);
-      cb(r as Parameters<Callback<T>>[0]);
-    };
-    const deadline = this.clock.setTimer(timeoutMs, () =>
-      finish(fail({ ...ErrDeadlineExceeded, operation } satisfies EtcdError)),
-    );
-    const tryNext = (delayMs: number): void => {
-      attempt++;
-      attemptTimer?.cancel();
-      attemptTimer = this.clock.setTimer(delayMs, send);
-    };
-    const send = (): void => {
-      if (finished) return;
-      const url = candidates[(this.startIndex(candidates) + attempt) % candidates.length]!;
-      const member = this.members.get(url) ?? this.members.get(withoutScheme(url));
-      // A dead process refuses the connection at once (the request was never sent).
-      if (member === undefined || !this.kernel.net.isUp(member)) return tryNext(RETRY_BACKOFF_MS);
-      this.pending.set(reqId, {
-        onMessage: (r) => {
-          if (!r.ok && NOT_ATTEMPTED.has(r.error.message) && candidates.length > 0) return tryNext(RETRY_BACKOFF_MS);
-          this.preferred = this.endpoints.indexOf(url);
-          finish(r);
-        },
-      });
-      const msg: RequestMessage = { kind: 'etcd.request', reqId, replyTo: this.opts.name, request };
-      this.kernel.send(this.opts.name, member, msg);
-      attemptTimer?.cancel();
-      attemptTimer = this.clock.setTimer(isWrite ? RETRANSMIT_MS : (this.opts.attemptTimeoutMs ?? 1000), () => {
-        if (!isWrite) return tryNext(0); // a silent endpoint: reads move on
-        // Writes stay with the member that may have proposed them and retransmit, as TCP would
-        // under gRPC; the request ID makes a repeat apply at most once (see state-machine.ts).
-        if (!finished) resend(member, msg);
-      });
-    };
-    const resend = (member: string, msg: RequestMessage): void => {
-      if (finished) return;
-      if (this.kernel.net.isUp(member)) this.kernel.send(this.opts.name, member, msg);
-      attemptTimer = this.clock.setTimer(RETRANSMIT_MS, () => resend(member, msg));
-    };
-    send();
+    const call = new Call(this, `${this.opts.name}#${this.seq++}`, request, cb as Reply, candidates, operation, operand);
+    call.deadline = this.kernel.schedule(opts?.timeoutMs ?? this.opts.timeoutMs ?? 5000, onDeadline, call);
+    call.send();
   }
 
-  private startIndex(candidates: readonly string[]): number {
+  /** For Call: a timer that, like clock.setTimer, does nothing once the owner is gone. */
+  callTimer(delayMs: number, fn: (arg: unknown) => void, call: Call): SimEvent {
+    return this.kernel.schedule(delayMs, fn, call);
+  }
+
+  /** For Call: the member behind a client URL, if it is up. */
+  liveMemberAt(url: string): string | undefined {
+    const member = this.members.get(url) ?? this.members.get(withoutScheme(url));
+    return member !== undefined && this.kernel.net.isUp(member) ? member : undefined;
+  }
+
+  /** For Call: sends a request message and waits for its answer (the latest attempt's call answers). */
+  sendCall(member: string, call: Call): void {
+    this.pending.set(call.reqId, call);
+    this.kernel.send(this.opts.name, member, call.message());
+  }
+
+  resendCall(member: string, call: Call): void {
+    if (this.kernel.net.isUp(member)) this.kernel.send(this.opts.name, member, call.message());
+  }
+
+  /** For Call: the call ended; `url` answered it, if any did. */
+  settled(call: Call, url: string | undefined): void {
+    if (url !== undefined) this.preferred = this.endpoints.indexOf(url);
+    this.pending.delete(call.reqId);
+  }
+
+  /** False once the owning process crashed. */
+  isLive(): boolean {
+    return this.live();
+  }
+
+  get attemptTimeoutMs(): number {
+    return this.opts.attemptTimeoutMs ?? 1000;
+  }
+
+  startIndex(candidates: readonly string[]): number {
     const url = this.endpoints[this.preferred];
     const i = url === undefined ? -1 : candidates.indexOf(url);
     return i < 0 ? 0 : i;
@@ -143,7 +129,7 @@ export class SimEtcdClient implements EtcdClient {
 
   private onMessage(msg: unknown): void {
     if (!isEtcdMessage(msg)) return;
-    if (msg.kind === 'etcd.response') this.pending.get(msg.reqId)?.onMessage(msg.result);
+    if (msg.kind === 'etcd.response') this.pending.get(msg.reqId)?.onReply(msg.result);
     else if (msg.kind === 'etcd.watch') this.watchStreams.get(msg.watchKey)?.(msg);
     else if (msg.kind === 'etcd.watch.pong') {
       // an index loop: a pong's list may be a frozen array, which for-of walks slowly
@@ -153,18 +139,18 @@ export class SimEtcdClient implements EtcdClient {
 
   // ---- KV, lease, cluster, maintenance ----------------------------------------------------------
 
-  range: EtcdClient['range'] = (req, cb, opts) => this.call({ op: 'range', req }, cb, opts, `range ${req.key}`);
-  put: EtcdClient['put'] = (req, cb, opts) => this.call({ op: 'put', req }, cb, opts, `put ${req.key}`);
-  deleteRange: EtcdClient['deleteRange'] = (req, cb, opts) => this.call({ op: 'deleteRange', req }, cb, opts, `delete ${req.key}`);
+  range: EtcdClient['range'] = (req, cb, opts) => this.call({ op: 'range', req }, cb, opts, 'range', req.key);
+  put: EtcdClient['put'] = (req, cb, opts) => this.call({ op: 'put', req }, cb, opts, 'put', req.key);
+  deleteRange: EtcdClient['deleteRange'] = (req, cb, opts) => this.call({ op: 'deleteRange', req }, cb, opts, 'delete', req.key);
   txn: EtcdClient['txn'] = (req, cb, opts) => this.call({ op: 'txn', req }, cb, opts, 'txn');
-  compact: EtcdClient['compact'] = (revision, cb, opts) => this.call({ op: 'compact', revision }, cb, opts, `compact ${revision}`);
+  compact: EtcdClient['compact'] = (revision, cb, opts) => this.call({ op: 'compact', revision }, cb, opts, 'compact', revision);
   leaseGrant: EtcdClient['leaseGrant'] = (ttl, cb, opts) => this.call({ op: 'leaseGrant', ttl, id: opts?.id ?? 0 }, cb, opts, 'lease grant');
   leaseRevoke: EtcdClient['leaseRevoke'] = (id, cb, opts) => this.call({ op: 'leaseRevoke', id }, cb, opts, 'lease revoke');
   leaseKeepAliveOnce: EtcdClient['leaseKeepAliveOnce'] = (id, cb, opts) => this.call({ op: 'leaseKeepAlive', id }, cb, opts, 'lease keep-alive');
   leaseTimeToLive: EtcdClient['leaseTimeToLive'] = (id, cb, opts) => this.call({ op: 'leaseTimeToLive', id }, cb, opts, 'lease timetolive');
   memberList: EtcdClient['memberList'] = (cb, opts) => this.call({ op: 'memberList' }, cb, opts, 'member list');
-  status: EtcdClient['status'] = (endpoint, cb, opts) => this.call({ op: 'status' }, cb, { ...opts, endpoint }, `status ${endpoint}`);
-  hashKV: EtcdClient['hashKV'] = (endpoint, revision, cb, opts) => this.call({ op: 'hashKV', revision }, cb, { ...opts, endpoint }, `hashkv ${endpoint}`);
+  status: EtcdClient['status'] = (endpoint, cb, opts) => this.call({ op: 'status' }, cb, { ...opts, endpoint }, 'status', endpoint);
+  hashKV: EtcdClient['hashKV'] = (endpoint, revision, cb, opts) => this.call({ op: 'hashKV', revision }, cb, { ...opts, endpoint }, 'hashkv', endpoint);
   snapshot: EtcdClient['snapshot'] = (cb, opts) => this.call({ op: 'snapshot' }, cb, opts, 'snapshot');
 
   // ---- watch --------------------------------------------------------------------------------------
@@ -233,6 +219,108 @@ export class SimEtcdClient implements EtcdClient {
     return this.opts.name;
   }
 }
+
+type Reply = (result: Result<Record<string, unknown>>) => void;
+
+/**
+ * One call in flight: its attempts, write retransmissions and deadline, as one object whose
+ * timers are kernel events carrying it (no closures per call: a cancelled timer stays queued until
+ * its time, and a closure would keep the whole call alive that long).
+ */
+class Call {
+  deadline: SimEvent | undefined;
+  private attemptTimer: SimEvent | undefined;
+  private attempt = 0;
+  private finished = false;
+  /** The endpoint (client URL and member) of the latest attempt that reached a live member. */
+  private url: string | undefined;
+  private member = '';
+  private msg: RequestMessage | undefined;
+  private readonly isWrite: boolean;
+
+  constructor(
+    readonly client: SimEtcdClient,
+    readonly reqId: string,
+    private readonly request: ClientRequest,
+    private readonly cb: Reply,
+    private readonly candidates: readonly string[],
+    private readonly operation: string,
+    private readonly operand: string | number | undefined,
+  ) {
+    this.isWrite = WRITE_OPS.has(request.op);
+  }
+
+  /** The request message (the same for every attempt: messages are never changed once sent). */
+  message(): RequestMessage {
+    return (this.msg ??= { kind: 'etcd.request', reqId: this.reqId, replyTo: this.client.name, request: this.request });
+  }
+
+  send(): void {
+    if (this.finished) return;
+    const candidates = this.candidates;
+    const url = candidates[(this.client.startIndex(candidates) + this.attempt) % candidates.length]!;
+    const member = this.client.liveMemberAt(url);
+    // A dead process refuses the connection at once (the request was never sent).
+    if (member === undefined) return this.tryNext(RETRY_BACKOFF_MS);
+    this.url = url;
+    this.member = member;
+    this.client.sendCall(member, this);
+    this.attemptTimer?.cancel();
+    this.attemptTimer = this.client.callTimer(this.isWrite ? RETRANSMIT_MS : this.client.attemptTimeoutMs, onAttemptTimeout, this);
+  }
+
+  onReply(r: Result<Record<string, unknown>>): void {
+    if (!r.ok && NOT_ATTEMPTED.has(r.error.message) && this.candidates.length > 0) return this.tryNext(RETRY_BACKOFF_MS);
+    this.finish(r, this.url);
+  }
+
+  attemptTimedOut(): void {
+    if (!this.isWrite) return this.tryNext(0); // a silent endpoint: reads move on
+    // Writes stay with the member that may have proposed them and retransmit, as TCP would
+    // under gRPC; the request ID makes a repeat apply at most once (see state-machine.ts).
+    if (!this.finished) this.resend();
+  }
+
+  resend(): void {
+    if (this.finished) return;
+    this.client.resendCall(this.member, this);
+    this.attemptTimer = this.client.callTimer(RETRANSMIT_MS, onResend, this);
+  }
+
+  expire(): void {
+    const operation = this.operand === undefined ? this.operation : `${this.operation} ${this.operand}`;
+    this.finish(fail({ ...ErrDeadlineExceeded, operation } satisfies EtcdError), undefined);
+  }
+
+  private tryNext(delayMs: number): void {
+    this.attempt++;
+    this.attemptTimer?.cancel();
+    this.attemptTimer = this.client.callTimer(delayMs, onRetry, this);
+  }
+
+  private finish(r: Result<Record<string, unknown>>, url: string | undefined): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.attemptTimer?.cancel();
+    this.deadline?.cancel();
+    this.client.settled(this, url);
+    this.cb(r);
+  }
+}
+
+// A call's timers, like clock.setTimer's, do nothing once the client's owner is gone.
+const onDeadline = (arg: unknown): void => {
+  if ((arg as Call).client.isLive()) (arg as Call).expire();
+};
+const onRetry = (arg: unknown): void => {
+  if ((arg as Call).client.isLive()) (arg as Call).send();
+};
+const onAttemptTimeout = (arg: unknown): void => {
+  if ((arg as Call).client.isLive()) (arg as Call).attemptTimedOut();
+};
+const onResend = (arg: unknown): void => {
+  if ((arg as Call).client.isLive()) (arg as Call).resend();
+};
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
