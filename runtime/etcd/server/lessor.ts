@@ -7,6 +7,8 @@
 /** lessor.go expiredLeaseRetryInterval: how long before re-proposing a revoke that did not apply. */
 export const EXPIRED_LEASE_RETRY_MS = 3000;
 
+const NONE: readonly number[] = Object.freeze([]);
+
 export class LeaderLessor {
   private readonly expiryMs = new Map<number, number>();
   private readonly revokingSinceMs = new Map<number, number>();
@@ -55,15 +57,17 @@ export class LeaderLessor {
   }
 
   /** Leases whose time is up and whose revoke is not already in flight (oldest IDs first). */
-  expired(nowMs: number): number[] {
-    const out: number[] = [];
-    for (const [id, expiry] of this.expiryMs) {
-      if (expiry > nowMs) continue;
+  expired(nowMs: number): readonly number[] {
+    // Every 500 ms over every lease: forEach makes no [id, expiry] pair per lease, and the usual
+    // answer (none) is one shared empty list.
+    let out: number[] | undefined;
+    this.expiryMs.forEach((expiry, id) => {
+      if (expiry > nowMs) return;
       const since = this.revokingSinceMs.get(id);
-      if (since !== undefined && nowMs - since < EXPIRED_LEASE_RETRY_MS) continue;
+      if (since !== undefined && nowMs - since < EXPIRED_LEASE_RETRY_MS) return;
       this.revokingSinceMs.set(id, nowMs);
-      out.push(id);
-    }
-    return out.sort((a, b) => a - b);
+      (out ??= []).push(id);
+    });
+    return out === undefined ? NONE : out.sort((a, b) => a - b);
   }
 }

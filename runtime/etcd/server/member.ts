@@ -5,10 +5,11 @@
 // LeaseRenew/LeaseTimeToLive forwarded to the leader) and raft.go's raftNode Ready handling.
 import type { ProcessContext } from '../../kernel/index.ts';
 import { MemoryStorage, None, RawNode, type Ready, type Snapshot } from '../../raft/index.ts';
-import type { EtcdError, Result } from '../errors.ts';
+import type { Result } from '../errors.ts';
 import { ErrLeaseNotFound, ErrNoLeader, ErrRequestTooLarge, ErrTimeout, fail, ok } from '../errors.ts';
 import { encodeSnapshotFile, decodeSnapshotFile } from '../mvcc/snapshot-file.ts';
 import { WatchHub, type WatchRequest } from '../mvcc/watch.ts';
+import type { RangeRequest } from '../mvcc/types.ts';
 import type { EndpointStatus, Member, ResponseHeader } from '../client/types.ts';
 import { LeaderLessor } from './lessor.ts';
 import type { Proposal, RequestMessage, ResponseMessage, WatchMessage, WatchPingResponseMessage, WriteCommand } from './protocol.ts';
@@ -45,12 +46,14 @@ export interface MemberConfig {
 /** Answers a request; `revision` overrides the header revision (a write's own revision). */
 type Reply = (result: Result<Record<string, unknown>>, revision?: number) => void;
 
+/** A linearizable range waiting for its ReadIndex and the apply (plain data: no closures per read). */
 interface PendingRead {
   ctx: string;
   index: number; // -1 until the ReadState arrives
   issuedMs: number;
-  serve: () => void;
-  giveUp: () => void;
+  replyTo: string;
+  reqId: string;
+  req: RangeRequest;
 }
 
 /** Live view of a member for the cluster object and tests. */
@@ -180,11 +183,7 @@ class EtcdMember implements MemberHandle {
       }
       if (rd.snapshot) this.restoreSnapshot(rd.snapshot);
       for (let i = 0; i < rd.committedEntries.length; i++) this.applyEntry(rd.committedEntries[i]!.data, rd.committedEntries[i]!.index);
-      for (let i = 0; i < rd.readStates.length; i++) {
-        const rs = rd.readStates[i]!;
-        const read = this.reads.find((r) => r.ctx === rs.requestCtx && r.index < 0);
-        if (read) read.index = rs.index;
-      }
+      for (let i = 0; i < rd.readStates.length; i++) this.readIndexKnown(rd.readStates[i]!.requestCtx, rd.readStates[i]!.index);
       this.node.advance();
       this.onSoftState(rd);
       this.serveReads();
@@ -250,38 +249,68 @@ class EtcdMember implements MemberHandle {
   // ---- reads ------------------------------------------------------------------------------------
 
   /** v3_server.go linearizableReadNotify: confirm leadership with a quorum, wait to apply, read. */
-  private linearizableRead(serve: () => void, giveUp: (e: EtcdError) => void): void {
-    if (this.node.raft.lead === None) return giveUp(ErrNoLeader);
+  private linearizableRead(replyTo: string, reqId: string, req: RangeRequest): void {
+    if (this.node.raft.lead === None) return this.respond(replyTo, reqId, fail(ErrNoLeader));
     const read: PendingRead = {
       ctx: `${this.spec.name}/${this.ctx.incarnation}/r${this.seq++}`,
       index: -1,
       issuedMs: this.ctx.now(),
-      serve,
-      giveUp: () => giveUp(ErrTimeout),
+      replyTo,
+      reqId,
+      req,
     };
     this.reads.push(read);
     this.node.readIndex(read.ctx);
     this.drain();
   }
 
+  /** A ReadState arrived: the first read still waiting with that context may be served at `index`. */
+  private readIndexKnown(ctx: string, index: number): void {
+    for (let i = 0; i < this.reads.length; i++) {
+      const r = this.reads[i]!;
+      if (r.ctx === ctx && r.index < 0) {
+        r.index = index;
+        return;
+      }
+    }
+  }
+
+  private serveRead(r: PendingRead): void {
+    this.respond(r.replyTo, r.reqId, asRecord(this.sm.store.range(r.req)));
+  }
+
+  // Called after every Ready (every message): index loops, and no array unless a read is due.
   private serveReads(): void {
-    if (this.reads.length === 0) return;
+    const reads = this.reads;
+    if (reads.length === 0) return;
     const applied = this.node.raft.raftLog.applied;
-    if (!this.reads.some((r) => r.index >= 0 && r.index <= applied)) return;
-    const ready = this.reads.filter((r) => r.index >= 0 && r.index <= applied);
-    if (ready.length === 0) return;
-    this.reads = this.reads.filter((r) => !(r.index >= 0 && r.index <= applied));
-    for (const r of ready) r.serve();
+    let due = 0;
+    for (let i = 0; i < reads.length; i++) if (isDue(reads[i]!, applied)) due++;
+    if (due === 0) return;
+    let ready = reads;
+    if (due === reads.length) this.reads = [];
+    else {
+      ready = [];
+      const waiting: PendingRead[] = [];
+      for (let i = 0; i < reads.length; i++) (isDue(reads[i]!, applied) ? ready : waiting).push(reads[i]!);
+      this.reads = waiting;
+    }
+    for (let i = 0; i < ready.length; i++) this.serveRead(ready[i]!);
   }
 
   /** A ReadIndex request can be dropped (leader change, lost message): ask again, give up eventually. */
   private retryStaleReads(): void {
     if (this.reads.length === 0) return; // every tick: most have nothing to retry
     const now = this.ctx.now();
-    const expired = this.reads.filter((r) => now - r.issuedMs >= this.cfg.requestTimeoutMs);
-    if (expired.length > 0) {
-      this.reads = this.reads.filter((r) => now - r.issuedMs < this.cfg.requestTimeoutMs);
-      for (const r of expired) r.giveUp();
+    const timeoutMs = this.cfg.requestTimeoutMs;
+    let expired = 0;
+    for (let i = 0; i < this.reads.length; i++) if (now - this.reads[i]!.issuedMs >= timeoutMs) expired++;
+    if (expired > 0) {
+      const gone: PendingRead[] = [];
+      const waiting: PendingRead[] = [];
+      for (const r of this.reads) (now - r.issuedMs >= timeoutMs ? gone : waiting).push(r);
+      this.reads = waiting;
+      for (const r of gone) this.respond(r.replyTo, r.reqId, fail(ErrTimeout));
     }
     for (const r of this.reads) {
       const ageTicks = Math.floor((now - r.issuedMs) / this.cfg.tickMs);
@@ -311,25 +340,11 @@ class EtcdMember implements MemberHandle {
 
   private handleRequest(msg: RequestMessage): void {
     const { request: r, replyTo, reqId } = msg;
-    const reply: Reply = (result, revision) => this.respond(replyTo, reqId, result, revision);
-    if (WRITE_OPS.has(r.op)) return this.propose(`${replyTo}|${reqId}`, r as WriteCommand, reply);
     switch (r.op) {
-      case 'range': {
-        const read = () => reply(asRecord(this.sm.store.range(r.req)));
-        if (r.req.serializable) return read();
-        return this.linearizableRead(read, (e) => reply(fail(e)));
-      }
-      case 'leaseKeepAlive':
-      case 'leaseTimeToLive':
-        return this.leaderOnly(msg, reply);
-      case 'memberList':
-        return reply(ok({ members: this.cfg.members.map(toMember) }));
-      case 'status':
-        return reply(ok({ ...this.status() }));
-      case 'hashKV':
-        return reply(asRecord(this.sm.store.hashKV(r.revision)));
-      case 'snapshot':
-        return reply(ok({ data: encodeSnapshotFile(this.sm.store.toSnapshot()) }));
+      // reads and watch traffic (most requests) answer without a reply closure
+      case 'range':
+        if (r.req.serializable) return this.respond(replyTo, reqId, asRecord(this.sm.store.range(r.req)));
+        return this.linearizableRead(replyTo, reqId, r.req);
       case 'watchCreate':
         return this.watchCreate(replyTo, r.watchKey, r.req);
       case 'watchCancel': {
@@ -346,6 +361,26 @@ class EtcdMember implements MemberHandle {
       case 'watchPing':
         return this.answerPing(replyTo, r.watchKeys);
     }
+    const reply = this.replier(replyTo, reqId);
+    if (WRITE_OPS.has(r.op)) return this.propose(`${replyTo}|${reqId}`, r as WriteCommand, reply);
+    switch (r.op) {
+      case 'leaseKeepAlive':
+      case 'leaseTimeToLive':
+        return this.leaderOnly(msg, reply);
+      case 'memberList':
+        return reply(ok({ members: this.cfg.members.map(toMember) }));
+      case 'status':
+        return reply(ok({ ...this.status() }));
+      case 'hashKV':
+        return reply(asRecord(this.sm.store.hashKV(r.revision)));
+      case 'snapshot':
+        return reply(ok({ data: encodeSnapshotFile(this.sm.store.toSnapshot()) }));
+    }
+  }
+
+  /** The answer to one request (its closure holds just the two names, not the request). */
+  private replier(replyTo: string, reqId: string): Reply {
+    return (result, revision) => this.respond(replyTo, reqId, result, revision);
   }
 
   /** v3_server.go processInternalRaftRequestOnce: register a waiter, propose, answer on apply. */
@@ -408,7 +443,9 @@ class EtcdMember implements MemberHandle {
   /** The leader proposes a revoke for every expired lease (lessor.go runLoop / revokeExpiredLeases). */
   private revokeExpiredLeases(): void {
     if (!this.lessor.isPrimary || this.node.raft.state !== 'StateLeader') return;
-    for (const id of this.lessor.expired(this.ctx.now())) {
+    const expired = this.lessor.expired(this.ctx.now());
+    for (let i = 0; i < expired.length; i++) {
+      const id = expired[i]!;
       this.ctx.trace('etcd.lease.expired', id.toString(16).padStart(16, '0'));
       this.propose(`${this.spec.name}/${this.ctx.incarnation}/revoke${this.seq++}`, { op: 'leaseRevoke', id }, () => {});
     }
@@ -484,6 +521,10 @@ class EtcdMember implements MemberHandle {
 
 function toMember(m: MemberSpec): Member {
   return { id: m.id, name: m.name, peerURLs: [m.peerURL], clientURLs: [m.clientURL], isLearner: false };
+}
+
+function isDue(r: PendingRead, applied: number): boolean {
+  return r.index >= 0 && r.index <= applied;
 }
 
 function asRecord<T extends object>(r: Result<T>): Result<Record<string, unknown>> {
