@@ -13,7 +13,7 @@ import type { EtcdClient } from '../etcd/index.ts';
 import { AdmissionChain } from './admission/chain.ts';
 import { DEFAULT_ADMISSION_PLUGINS } from './admission/plugins/index.ts';
 import type { AdmissionContext, AdmissionPlugin } from './admission/types.ts';
-import { AuditLog, type AuditEvent, type AuditStageName } from './audit.ts';
+import { AuditLog, AuditRecord, type AuditStageName } from './audit.ts';
 import { Authenticator, type AuthenticatorOptions } from './authn/authenticator.ts';
 import { impersonate } from './authn/impersonation.ts';
 import type { UserInfo } from './authn/user.ts';
@@ -87,7 +87,7 @@ export class ApiServer implements ApiEndpoint {
     this.etcd = options.etcd;
     this.clock = options.clock ?? options.etcd.clock;
     this.store = new EtcdStore(this.etcd);
-    this.audit = new AuditLog(options.auditCapacity);
+    this.audit = new AuditLog(options.auditCapacity, this.name);
     for (const r of SERVED_RESOURCES) {
       if (WATCH_CACHE_DISABLED.has(`${r.group}/${r.resource}`)) continue;
       this.caches.set(`${r.group}/${r.resource}`, new WatchCache(r, this.etcd, this.clock, {
@@ -172,23 +172,20 @@ export class ApiServer implements ApiEndpoint {
   request(req: ApiRequest, cb: ResponseCallback): void {
     const startMs = this.clock.now();
     const audit = this.newAudit(req, startMs);
-    const stage = (s: AuditStageName, detail: string, ok = true): void => {
-      audit.stages.push({ stage: s, atMs: this.clock.now(), detail, ok });
-    };
     let answered = false;
     const respond = (code: number, body: ResponseBody, warnings?: string[]): void => {
       if (answered) throw new Error('invariant violated: a request is answered once');
       answered = true;
-      audit.responseStatus = { code };
-      if (typeof body === 'object' && body.kind === 'Status' && 'message' in body && body.message) audit.responseStatus.message = body.message;
-      stage('ResponseComplete', String(code), code < 400);
+      audit.code = code;
+      if (typeof body === 'object' && body.kind === 'Status' && 'message' in body && body.message) audit.message = body.message;
+      audit.stage('ResponseComplete', this.clock.now(), String(code), code < 400);
       this.audit.append(audit);
       this.observe(req, code, startMs);
       const res = { code, body, servedBy: this.name, ...(warnings && warnings.length > 0 ? { warnings } : {}) };
       cb(res);
     };
     try {
-      this.pipeline(req, audit, stage, respond);
+      this.pipeline(req, audit, respond);
     } catch (e) {
       // a bug must not take the server down: answer 500 like the panic-recovery filter
       if (!answered) respond(500, newInternalError(e instanceof Error ? e.message : String(e)));
@@ -208,7 +205,7 @@ export class ApiServer implements ApiEndpoint {
       handlers.onClose(refused.status);
       return { stop: () => {} };
     }
-    const scope = this.scope(req, refused.resource, refused.user, () => {}, () => {});
+    const scope = this.scope(req, refused.resource, refused.user, undefined, () => {});
     const handle = startWatch(scope, {
       onEvent: (ev) => {
         if (!stopped) handlers.onEvent(ev);
@@ -230,8 +227,7 @@ export class ApiServer implements ApiEndpoint {
 
   private pipeline(
     req: ApiRequest,
-    audit: AuditEvent,
-    stage: (s: AuditStageName, detail: string, ok?: boolean) => void,
+    audit: AuditRecord,
     respond: (code: number, body: ResponseBody, warnings?: string[]) => void,
   ): void {
     const fail = (s: Status): void => respond(s.code, s);
@@ -239,7 +235,7 @@ export class ApiServer implements ApiEndpoint {
       return fail(newServiceUnavailable('apiserver not ready'));
     }
     if (!req || typeof req !== 'object' || !VERBS.includes(req.verb)) return fail(newBadRequest('unknown verb'));
-    const checked = this.authorizeRequest(req, audit, stage);
+    const checked = this.authorizeRequest(req, audit);
     if ('status' in checked) return fail(checked.status);
     if (req.path !== undefined) return this.nonResource(req.path, respond);
     if (checked.resource === ACCESS_REVIEW_RESOURCE) {
@@ -247,7 +243,7 @@ export class ApiServer implements ApiEndpoint {
       const review = selfSubjectAccessReview(req.body, checked.user, this.authorizer);
       return respond(review.code, review.body);
     }
-    const scope = this.scope(req, checked.resource, checked.user, stage, respond);
+    const scope = this.scope(req, checked.resource, checked.user, audit, respond);
     switch (req.verb) {
       case 'get':
         return handleGet(scope);
@@ -270,28 +266,23 @@ export class ApiServer implements ApiEndpoint {
   }
 
   /** Authentication, impersonation, resource resolution and authorization. */
-  private authorizeRequest(
-    req: ApiRequest,
-    audit?: AuditEvent,
-    stage: (s: AuditStageName, detail: string, ok?: boolean) => void = () => {},
-  ): { user: UserInfo; resource: ResourceInfo } | { status: Status } {
+  private authorizeRequest(req: ApiRequest, audit?: AuditRecord): { user: UserInfo; resource: ResourceInfo } | { status: Status } {
     const authn = this.authenticator.authenticate(req.credentials);
     if (!authn.ok) {
-      stage('Authentication', 'invalid credentials', false);
+      audit?.stage('Authentication', this.clock.now(), 'invalid credentials', false);
       return { status: newUnauthorized('Unauthorized') };
     }
     let user = authn.user;
-    stage('Authentication', `${authn.method}: ${user.name} [${user.groups.join(', ')}]`);
-    if (audit) audit.user = user;
+    audit?.authenticated(this.clock.now(), authn.method, user);
     if (req.impersonate) {
       const imp = impersonate(user, req.impersonate, this.authorizer);
       if (!imp.ok) {
         if ('badRequest' in imp) return { status: newBadRequest(imp.badRequest) };
-        stage('Impersonation', `denied: ${imp.attributes.resource} ${imp.attributes.name}`, false);
+        audit?.stage('Impersonation', this.clock.now(), `denied: ${imp.attributes.resource} ${imp.attributes.name}`, false);
         const a = imp.attributes;
         return { status: newForbidden({ group: a.apiGroup ?? '', resource: a.resource ?? '' }, a.name ?? '', forbiddenText(a, imp.reason)) };
       }
-      stage('Impersonation', `as ${imp.user.name}`);
+      audit?.stage('Impersonation', this.clock.now(), `as ${imp.user.name}`, true);
       user = imp.user;
       if (audit) audit.impersonatedUser = user;
     }
@@ -299,10 +290,11 @@ export class ApiServer implements ApiEndpoint {
     if ('status' in attrs) return attrs;
     const decision = this.authorizer.authorize(attrs.attributes);
     if (audit) {
-      audit.annotations['authorization.k8s.io/decision'] = decision.decision === 'Allow' ? 'allow' : 'forbid';
-      audit.annotations['authorization.k8s.io/reason'] = decision.reason;
+      const allowed = decision.decision === 'Allow';
+      audit.decision = allowed ? 'allow' : 'forbid';
+      audit.reason = decision.reason;
+      audit.stage('Authorization', this.clock.now(), allowed ? decision.reason : `forbid: ${decision.reason || 'no RBAC rule allows it'}`, allowed);
     }
-    stage('Authorization', decision.decision === 'Allow' ? decision.reason : `forbid: ${decision.reason || 'no RBAC rule allows it'}`, decision.decision === 'Allow');
     if (decision.decision !== 'Allow') {
       const a = attrs.attributes;
       const gr = a.resourceRequest ? { group: a.apiGroup ?? '', resource: a.resource ?? '' } : undefined;
@@ -367,7 +359,7 @@ export class ApiServer implements ApiEndpoint {
     req: ApiRequest,
     resource: ResourceInfo,
     user: UserInfo,
-    stage: (s: AuditStageName, detail: string, ok?: boolean) => void,
+    audit: AuditRecord | undefined,
     respond: (code: number, body: ResponseBody, warnings?: string[]) => void,
   ): Scope {
     return {
@@ -377,7 +369,8 @@ export class ApiServer implements ApiEndpoint {
       admissionContext: this.admissionContext,
       strategy: this.strategyFn,
       nowMs: this.nowFn,
-      stage,
+      audit,
+      stage: recordStage,
       respond,
       fail: (s) => respond(s.code, s),
     };
@@ -441,25 +434,13 @@ export class ApiServer implements ApiEndpoint {
     return s;
   }
 
-  private newAudit(req: ApiRequest, startMs: number): AuditEvent {
-    const uri = requestURI(req);
-    const e: AuditEvent = {
-      auditID: `${this.name}-${this.nextAuditId++}`,
-      server: this.name,
-      requestURI: uri,
-      verb: String(req?.verb),
-      annotations: {},
-      requestReceivedMs: startMs,
-      stages: [{ stage: 'RequestReceived', atMs: startMs, detail: uri, ok: true }],
-    };
-    if (req?.path === undefined && req?.resource !== undefined) {
-      const ref: NonNullable<AuditEvent['objectRef']> = { resource: req.resource, apiGroup: req.group ?? '' };
-      if (req.namespace) ref.namespace = req.namespace;
-      if (req.name) ref.name = req.name;
-      if (req.subresource) ref.subresource = req.subresource;
-      e.objectRef = ref;
-    }
-    return e;
+  private newAudit(req: ApiRequest, startMs: number): AuditRecord {
+    const resourceRequest = req?.path === undefined && req?.resource !== undefined;
+    return new AuditRecord(
+      this.nextAuditId++, String(req?.verb), requestURI(req), startMs,
+      resourceRequest ? req.resource : undefined, resourceRequest ? req.group ?? '' : '',
+      resourceRequest ? req.namespace : undefined, resourceRequest ? req.name : undefined, resourceRequest ? req.subresource : undefined,
+    );
   }
 
   private observe(req: ApiRequest, code: number, startMs: number): void {
@@ -473,6 +454,11 @@ export class ApiServer implements ApiEndpoint {
       resource: info?.resource ?? '', subresource: req.subresource ?? '', scope,
     }, code, (this.clock.now() - startMs) / 1000);
   }
+}
+
+/** Scope.stage: records a stage in the request's audit record (none for a watch stream's scope). */
+function recordStage(this: Scope, stage: AuditStageName, detail: string, ok = true): void {
+  this.audit?.stage(stage, this.nowMs(), detail, ok);
 }
 
 function forbiddenText(a: Attributes, reason: string): string {

@@ -3,7 +3,7 @@
 import type { KubeObject, ResourceInfo, Status } from '../../api/index.ts';
 import type { AdmissionChain } from '../admission/chain.ts';
 import type { AdmissionAttributes, AdmissionContext, Operation } from '../admission/types.ts';
-import type { AuditStageName } from '../audit.ts';
+import type { AuditRecord, AuditStageName } from '../audit.ts';
 import type { UserInfo } from '../authn/user.ts';
 import type { StrategyContext } from '../registry/strategy.ts';
 import type { ApiRequest, ResponseBody } from '../request.ts';
@@ -23,6 +23,9 @@ export interface Scope {
   admissionContext: AdmissionContext;
   strategy(): StrategyContext;
   nowMs(): number;
+  /** The request's audit record (none for a watch stream's scope). */
+  audit: AuditRecord | undefined;
+  /** Records a stage in the audit record, stamped now. */
   stage(stage: AuditStageName, detail: string, ok?: boolean): void;
   respond(code: number, body: ResponseBody, warnings?: string[]): void;
   fail(status: Status): void;
@@ -58,8 +61,7 @@ export function admissionAttributes(s: Scope, operation: Operation, name: string
 /** Runs one admission phase, recording each plugin as an audit stage. */
 export function runAdmission(s: Scope, phase: 'mutating' | 'validating', a: AdmissionAttributes, done: (err?: Status) => void): void {
   s.admission.run(phase, a, s.admissionContext, (steps, err) => {
-    const stage = phase === 'mutating' ? 'MutatingAdmission' : 'ValidatingAdmission';
-    for (const step of steps) s.stage(stage, step.allowed ? step.plugin : `${step.plugin}: ${step.message ?? 'denied'}`, step.allowed);
+    s.audit?.admission(phase, s.nowMs(), steps);
     done(err);
   });
 }
