@@ -28,19 +28,42 @@ export function serviceAccountToken(namespace: string, name: string): string {
   return `${SERVICE_ACCOUNT_TOKEN_PREFIX}${namespace}:${name}`;
 }
 
+/** Distinct certificates or service account tokens remembered before starting over. */
+const REMEMBERED_MAX = 1024;
+
 export class Authenticator {
+  /**
+   * What each presented certificate and service account token authenticated as, frozen: every
+   * request of a cluster is authenticated, by a handful of identities, and a component sends the
+   * same credentials object with each of its requests. The user a request got is the same value
+   * either way; a certificate is looked up by identity and its fields compared, a token by text
+   * (its service account must still exist: that is checked on every request, as before).
+   */
+  private readonly certificates = new WeakMap<object, { commonName: string; organizations: readonly unknown[] | undefined; result: AuthnResult }>();
+  private readonly serviceAccounts = new Map<string, AuthnResult>();
+  private readonly anonymousResult: AuthnResult = Object.freeze({
+    ok: true, user: frozenUser({ name: ANONYMOUS, groups: [ALL_UNAUTHENTICATED] }), method: 'anonymous',
+  });
+
   constructor(private readonly options: AuthenticatorOptions = {}) {}
 
   authenticate(credentials: Credentials | undefined): AuthnResult {
     const cert = credentials?.clientCert;
-    if (cert && typeof cert.commonName === 'string' && cert.commonName !== '') {
-      const groups = Array.isArray(cert.organizations) ? cert.organizations.filter((o) => typeof o === 'string') : [];
-      return { ok: true, user: withAuthenticated({ name: cert.commonName, groups }), method: 'x509' };
-    }
+    if (cert && typeof cert.commonName === 'string' && cert.commonName !== '') return this.authenticateCertificate(cert);
     const token = credentials?.token;
     if (typeof token === 'string' && token !== '') return this.authenticateToken(token);
     if (this.options.anonymous === false) return { ok: false };
-    return { ok: true, user: { name: ANONYMOUS, groups: [ALL_UNAUTHENTICATED] }, method: 'anonymous' };
+    return this.anonymousResult;
+  }
+
+  private authenticateCertificate(cert: NonNullable<Credentials['clientCert']>): AuthnResult {
+    const orgs = cert.organizations;
+    const known = this.certificates.get(cert);
+    if (known && known.commonName === cert.commonName && sameElements(known.organizations, orgs)) return known.result;
+    const groups = Array.isArray(orgs) ? orgs.filter((o) => typeof o === 'string') : [];
+    const result: AuthnResult = Object.freeze({ ok: true, user: frozenUser(withAuthenticated({ name: cert.commonName, groups })), method: 'x509' });
+    this.certificates.set(cert, { commonName: cert.commonName, organizations: Array.isArray(orgs) ? [...orgs] : undefined, result });
+    return result;
   }
 
   private authenticateToken(token: string): AuthnResult {
@@ -55,8 +78,14 @@ export class Authenticator {
       if (!namespace || !name || rest.length > 0) return { ok: false };
       const exists = this.options.serviceAccountExists?.(namespace, name) ?? true;
       if (!exists) return { ok: false };
-      const user = { name: serviceAccountUsername(namespace, name), groups: serviceAccountGroups(namespace) };
-      return { ok: true, user: withAuthenticated(user), method: 'serviceaccount' };
+      let result = this.serviceAccounts.get(token);
+      if (result === undefined) {
+        const user = { name: serviceAccountUsername(namespace, name), groups: serviceAccountGroups(namespace) };
+        result = Object.freeze({ ok: true, user: frozenUser(withAuthenticated(user)), method: 'serviceaccount' });
+        if (this.serviceAccounts.size >= REMEMBERED_MAX) this.serviceAccounts.clear();
+        this.serviceAccounts.set(token, result);
+      }
+      return result;
     }
     return { ok: false };
   }
@@ -65,4 +94,17 @@ export class Authenticator {
 function withAuthenticated(user: UserInfo): UserInfo {
   if (!user.groups.includes(ALL_AUTHENTICATED)) user.groups.push(ALL_AUTHENTICATED);
   return user;
+}
+
+/** A user shared by many requests: frozen, groups too, so no request can change another's. */
+function frozenUser(user: UserInfo): UserInfo {
+  Object.freeze(user.groups);
+  return Object.freeze(user);
+}
+
+function sameElements(a: readonly unknown[] | undefined, b: unknown): boolean {
+  if (a === undefined || !Array.isArray(b)) return a === undefined && !Array.isArray(b);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
