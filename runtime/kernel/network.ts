@@ -8,7 +8,7 @@
  */
 import { SimEvent } from './event-queue.ts';
 import type { Rng } from './rng.ts';
-import type { Trace } from './trace.ts';
+import type { Trace, TraceToken } from './trace.ts';
 
 export interface LinkConfig {
   /** Base one-way latency, integer ms. */
@@ -56,6 +56,13 @@ interface Endpoint {
   handler: MessageHandler | null;
 }
 
+/** An endpoint's trace strings, hashed once: its name (as an actor) and its "to"/"from" detail heads. */
+interface EndpointTokens {
+  actor: TraceToken;
+  toHead: TraceToken;
+  fromHead: TraceToken;
+}
+
 /** A message in flight: the kernel event that delivers it, and its own argument. */
 class Envelope extends SimEvent {
   constructor(
@@ -83,8 +90,9 @@ export class SimNetwork {
   private readonly groupOf = new Map<string, number>();
   private readonly blocked = new Map<string, Set<string>>();
   private format: (msg: unknown) => string = defaultFormat;
-  private readonly toHeads = new Map<string, string>();
-  private readonly fromHeads = new Map<string, string>();
+  private readonly tokens = new Map<string, EndpointTokens>();
+  private readonly sendKind: TraceToken;
+  private readonly deliverKind: TraceToken;
   private readonly deliverFn = (arg: unknown): void => this.deliver(arg as Envelope);
 
   constructor(
@@ -93,6 +101,8 @@ export class SimNetwork {
     defaults: Partial<LinkConfig> = {},
   ) {
     this.defaults = checkLink({ ...DEFAULT_LINK, ...defaults });
+    this.sendKind = host.trace.token('net.send');
+    this.deliverKind = host.trace.token('net.deliver');
   }
 
   /** Attaches `handler` to endpoint `name` (replacing any previous one); the endpoint is up. */
@@ -190,7 +200,7 @@ export class SimNetwork {
     const now = this.host.now();
     this.stats.sent++;
     if (trace.enabled) {
-      if (trace.detail) trace.recordJoined(now, 'net.send', from, this.head(this.toHeads, 'to ', to), this.format(msg));
+      if (trace.detail) trace.recordTokens(now, this.sendKind, this.tokensOf(from).actor, this.tokensOf(to).toHead, this.format(msg));
       else trace.record(now, 'net.send', from);
     }
     if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
@@ -225,7 +235,7 @@ export class SimNetwork {
     this.stats.delivered++;
     const trace = this.host.trace;
     if (trace.enabled) {
-      if (trace.detail) trace.recordJoined(this.host.now(), 'net.deliver', env.to, this.head(this.fromHeads, 'from ', env.from), this.format(env.msg));
+      if (trace.detail) trace.recordTokens(this.host.now(), this.deliverKind, this.tokensOf(env.to).actor, this.tokensOf(env.from).fromHead, this.format(env.msg));
       else trace.record(this.host.now(), 'net.deliver', env.to);
     }
     ep.handler(env.msg, env.from);
@@ -244,11 +254,15 @@ export class SimNetwork {
     }
   }
 
-  /** "to <endpoint>: " / "from <endpoint>: ", built once per endpoint for the trace details. */
-  private head(heads: Map<string, string>, prefix: string, endpoint: string): string {
-    let h = heads.get(endpoint);
-    if (h === undefined) heads.set(endpoint, (h = `${prefix}${endpoint}: `));
-    return h;
+  /** The endpoint's name and "to <endpoint>: " / "from <endpoint>: " heads, hashed once per endpoint. */
+  private tokensOf(endpoint: string): EndpointTokens {
+    let t = this.tokens.get(endpoint);
+    if (t === undefined) {
+      const trace = this.host.trace;
+      t = { actor: trace.token(endpoint), toHead: trace.token(`to ${endpoint}: `), fromHead: trace.token(`from ${endpoint}: `) };
+      this.tokens.set(endpoint, t);
+    }
+    return t;
   }
 
   /** Marks an endpoint down (keeps its name) or up again with a handler; used by processes. */

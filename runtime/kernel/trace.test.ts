@@ -97,6 +97,30 @@ describe('trace', () => {
     expect(split.hash()).not.toBe(t.hash());
   });
 
+  it('recordTokens hashes, keeps and reports exactly what recordJoined does (time past 2^32 ms too)', () => {
+    const joined = new Trace({ capacity: 2 });
+    const tokens = new Trace({ capacity: 2 });
+    const seen: string[] = [];
+    tokens.subscribe((e) => seen.push(`${e.timeMs} ${e.kind} ${e.actor} ${e.detail}`));
+    const records: [number, string, string, string, string][] = [
+      [7, 'net.send', 'n1', 'to n2: ', 'MsgApp'],
+      [2 ** 33 + 5, 'net.deliver', 'n2', 'from n1: ', 'MsgApp'],
+      [2 ** 33 + 6, 'net.send', 'é€😀', 'to n1: ', ''],
+    ];
+    for (const [time, kind, actor, head, tail] of records) {
+      joined.recordJoined(time, kind, actor, head, tail);
+      tokens.recordTokens(time, tokens.token(kind), tokens.token(actor), tokens.token(head), tail);
+      expect(tokens.hash()).toBe(joined.hash());
+    }
+    expect(tokens.events()).toEqual(joined.events());
+    expect(seen).toEqual(records.map(([t, k, a, h, d]) => `${t} ${k} ${a} ${h}${d}`));
+    const noDetail = new Trace({ detail: false });
+    noDetail.recordTokens(1, noDetail.token('k'), noDetail.token('a'), noDetail.token('h'), 't');
+    const plain = new Trace({ detail: false });
+    plain.record(1, 'k', 'a');
+    expect(noDetail.hash()).toBe(plain.hash());
+  });
+
   it('tells apart records that differ only in where kind and actor split', () => {
     const h = (kind: string, actor: string): string => {
       const t = new Trace();

@@ -36,6 +36,17 @@ export interface TraceOptions {
 
 export type TraceListener = (ev: TraceEvent) => void;
 
+/**
+ * A string that recurs in records (a kind, an actor, a detail part) with its two lane hashes
+ * computed once, for callers that keep it (the network keeps one per endpoint): folding it needs no
+ * memo lookup. Its hash is the one the memo would give, so the trace hash is the same either way.
+ */
+export interface TraceToken {
+  readonly text: string;
+  readonly a: number;
+  readonly b: number;
+}
+
 const BASIS_A = 0x811c9dc5;
 const BASIS_B = 0x9e3779b9;
 const PRIME_A = 0x01000193;
@@ -122,6 +133,36 @@ export class Trace {
     for (const l of this.listeners) l(ev);
   }
 
+  /** `s` with its lane hashes, for recordTokens. */
+  token(s: string): TraceToken {
+    return Object.freeze({ text: s, a: laneHash(s, BASIS_A, PRIME_A), b: laneHash(s, BASIS_B, PRIME_B) });
+  }
+
+  /**
+   * recordJoined(timeMs, kind.text, actor.text, head.text, tail), folding the tokens' precomputed
+   * hashes: the network's two records per message look up only their tail.
+   */
+  recordTokens(timeMs: number, kind: TraceToken, actor: TraceToken, head: TraceToken, tail: string): void {
+    if (!this.enabled) return;
+    if (!this.detail) return this.record(timeMs, kind.text, actor.text);
+    this.total++;
+    const high = timeMs >= TWO_POW_32 ? Math.floor(timeMs / TWO_POW_32) : 0;
+    const low = timeMs >>> 0;
+    let a = Math.imul(Math.imul(this.hashA ^ high, PRIME_A) ^ low, PRIME_A);
+    let b = Math.imul(Math.imul(this.hashB ^ high, PRIME_B) ^ low, PRIME_B);
+    a = Math.imul(Math.imul(Math.imul(a ^ kind.a, PRIME_A) ^ actor.a, PRIME_A) ^ head.a, PRIME_A);
+    b = Math.imul(Math.imul(Math.imul(b ^ kind.b, PRIME_B) ^ actor.b, PRIME_B) ^ head.b, PRIME_B);
+    this.hashA = a;
+    this.hashB = b;
+    this.foldString(tail);
+    this.hashA = Math.imul(this.hashA ^ DETAIL_END, PRIME_A);
+    this.hashB = Math.imul(this.hashB ^ DETAIL_END, PRIME_B);
+    if (this.capacity > 0) this.keep(timeMs, kind.text, actor.text, head.text, tail);
+    if (this.listeners.length === 0) return;
+    const ev: TraceEvent = { timeMs, kind: kind.text, actor: actor.text, detail: head.text + tail };
+    for (const l of this.listeners) l(ev);
+  }
+
   /** The kept records, oldest first. */
   events(): TraceEvent[] {
     const n = this.ringKind.length;
@@ -186,13 +227,8 @@ export class Trace {
   /** Computes and memoizes both lanes' hash of a kind or actor string; returns its slot. */
   private remember(s: string): number {
     if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
-    let a = BASIS_A;
-    let b = BASIS_B;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      a = Math.imul(a ^ c, PRIME_A);
-      b = Math.imul(b ^ c, PRIME_B);
-    }
+    const a = laneHash(s, BASIS_A, PRIME_A);
+    const b = laneHash(s, BASIS_B, PRIME_B);
     const slot = this.memo.size;
     if (slot === this.laneA.length) {
       const grownA = new Int32Array(slot * 2);
@@ -207,4 +243,11 @@ export class Trace {
     this.memo.set(s, slot);
     return slot;
   }
+}
+
+/** One lane's hash of a string: its UTF-16 units folded from the lane's basis. */
+function laneHash(s: string, basis: number, prime: number): number {
+  let h = basis;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), prime);
+  return h;
 }
