@@ -164,15 +164,18 @@ export class MvccStore {
     if (revision <= this.compactedRevision) return fail(ErrCompacted);
     if (revision > this.currentRevision) return fail(ErrFutureRev);
     let removedKey = false;
-    for (const [key, entries] of this.index) {
+    // forEach: no [key, entries] pair per key (deleting or replacing the visited key is allowed)
+    this.index.forEach((entries, key) => {
       const kept = compactHistory(entries, revision);
-      this.rowCount -= entries.length - kept.length;
-      for (const dropped of entries.slice(0, entries.length - kept.length)) this.inUseBytes -= rowBytes(key, dropped);
+      if (kept === entries) return;
+      const dropped = entries.length - kept.length;
+      this.rowCount -= dropped;
+      for (let i = 0; i < dropped; i++) this.inUseBytes -= rowBytes(key, entries[i]!);
       if (kept.length === 0) {
         this.index.delete(key);
         removedKey = true;
       } else this.index.set(key, kept);
-    }
+    });
     if (removedKey) this.sortedKeys = this.allKeysSorted().filter((k) => this.index.has(k));
     this.compactedRevision = revision;
     return ok({ compactRevision: revision });
@@ -224,7 +227,8 @@ export class MvccStore {
         const prior = entries[i - 1];
         const prevKv = prior && !prior.tombstone ? toKv(k, prior) : undefined;
         const kv = entry.tombstone ? deletedKv(k, entry.main) : toKv(k, entry);
-        const event: WatchEvent = { type: entry.tombstone ? 'DELETE' : 'PUT', kv, ...(prevKv ? { prevKv } : {}) };
+        const type = entry.tombstone ? 'DELETE' : 'PUT';
+        const event: WatchEvent = prevKv ? { type, kv, prevKv } : { type, kv };
         found.push({ main: entry.main, sub: entry.sub, event });
       }
     }
@@ -319,8 +323,10 @@ export class MvccStore {
     for (const listener of this.listeners) listener(session.events, session.main);
   }
 
-  private append(session: WriteSession, key: string, entry: Omit<HistoryEntry, 'main' | 'sub'>): HistoryEntry {
-    const full: HistoryEntry = { main: session.main, sub: session.sub++, ...entry };
+  // The row is built in one literal (no entry object spread into a second one); its fields keep
+  // the order they always had: main, sub, value, lease, createRevision, version, tombstone.
+  private append(session: WriteSession, key: string, value: string, lease: number, createRevision: number, version: number, tombstone: boolean): HistoryEntry {
+    const full: HistoryEntry = { main: session.main, sub: session.sub++, value, lease, createRevision, version, tombstone };
     const entries = this.index.get(key);
     if (entries) entries.push(full);
     else {
@@ -339,18 +345,12 @@ export class MvccStore {
     const prev = this.get(req.key);
     const value = req.ignoreValue ? prev!.value : req.value;
     const lease = req.ignoreLease ? prev!.lease : (req.lease ?? 0);
-    const entry = this.append(session, req.key, {
-      value,
-      lease,
-      createRevision: prev ? prev.createRevision : session.main,
-      version: prev ? prev.version + 1 : 1,
-      tombstone: false,
-    });
+    const entry = this.append(session, req.key, value, lease, prev ? prev.createRevision : session.main, prev ? prev.version + 1 : 1, false);
     if (prev && prev.lease && prev.lease !== lease) this.leases.get(prev.lease)?.keys.delete(req.key);
     if (lease) this.leases.get(lease)!.keys.add(req.key);
     if (!prev) this.liveKeys++;
     const kv = toKv(req.key, entry);
-    session.events.push({ type: 'PUT', kv, ...(prev ? { prevKv: prev } : {}) });
+    session.events.push(prev ? { type: 'PUT', kv, prevKv: prev } : { type: 'PUT', kv });
     return req.prevKv && prev ? { prevKv: prev } : {};
   }
 
@@ -359,7 +359,7 @@ export class MvccStore {
     for (const key of this.keysInRange(req.key, req.rangeEnd)) {
       const prev = this.get(key);
       if (!prev) continue;
-      this.append(session, key, { value: '', lease: 0, createRevision: 0, version: 0, tombstone: true });
+      this.append(session, key, '', 0, 0, 0, true);
       if (prev.lease) this.leases.get(prev.lease)?.keys.delete(key);
       this.liveKeys--;
       prevKvs.push(prev);
@@ -370,7 +370,9 @@ export class MvccStore {
 
   private applyTxn(session: WriteSession, req: TxnRequest, succeeded = this.comparesHold(req.compare)): TxnResult {
     const ops = succeeded ? req.success : req.failure;
-    return { succeeded, responses: ops.map((op) => this.applyOp(session, op)) };
+    const responses: ResponseOp[] = [];
+    for (let i = 0; i < ops.length; i++) responses.push(this.applyOp(session, ops[i]!));
+    return { succeeded, responses };
   }
 
   private applyOp(session: WriteSession, op: RequestOp): ResponseOp {
@@ -445,13 +447,18 @@ export class MvccStore {
     const max = this.maxTxnOps;
     if (req.compare.length > max || req.success.length > max || req.failure.length > max) return ErrTooManyOps;
     for (const c of req.compare) if (!c.key) return ErrEmptyKey;
-    for (const ops of [req.success, req.failure]) {
-      for (const op of ops) {
-        const err = validateOp(op, (nested) => this.validateTxn(nested));
-        if (err) return err;
-      }
-    }
+    const err = this.validateOps(req.success) ?? this.validateOps(req.failure);
+    if (err) return err;
     if (hasDuplicateWrites(req.success) || hasDuplicateWrites(req.failure)) return ErrDuplicateKey;
+    return undefined;
+  }
+
+  private validateOps(ops: RequestOp[]): EtcdError | undefined {
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      const err = 'txn' in op ? this.validateTxn(op.txn) : validateOp(op);
+      if (err) return err;
+    }
     return undefined;
   }
 
@@ -487,11 +494,12 @@ function validatePut(req: PutRequest): EtcdError | undefined {
   return undefined;
 }
 
-function validateOp(op: RequestOp, nested: (t: TxnRequest) => EtcdError | undefined): EtcdError | undefined {
+/** A range, put or delete op's own checks (a nested txn is validated by the store). */
+function validateOp(op: RequestOp): EtcdError | undefined {
   if ('range' in op) return validateRange(op.range);
   if ('put' in op) return validatePut(op.put);
   if ('deleteRange' in op) return op.deleteRange.key ? undefined : ErrEmptyKey;
-  return nested(op.txn);
+  return undefined;
 }
 
 /** mirrors api/v3rpc/key.go checkIntervals: a key may be written at most once per branch. */
