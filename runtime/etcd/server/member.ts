@@ -150,6 +150,12 @@ class EtcdMember implements MemberHandle {
     }
     if (isRaftPeerRejection(msg)) return this.onPeerRejection(msg, from);
     if (!isRaftPeerMessage(msg)) return;
+    if (msg.clusterId === this.cfg.clusterId) {
+      // our own cluster (every message but a misdirected one): step it without a verdict object
+      this.node.step(msg.message);
+      this.drain();
+      return;
+    }
     const verdict = checkPeerMessage({ clusterId: this.cfg.clusterId, memberId: this.spec.id }, msg, from);
     if (!verdict.accept) {
       this.ctx.trace('etcd.peer.reject', verdict.log);
@@ -459,7 +465,9 @@ class EtcdMember implements MemberHandle {
     const entry = { hubId: -1, replyTo, sent: 0 };
     this.watches.set(watchKey, entry);
     entry.hubId = this.hub.watch(req, (resp) => {
-      this.sendWatch(replyTo, watchKey, { ...resp, header: { ...this.header(), revision: resp.revision } }, entry.sent++);
+      const header = this.header(); // a fresh object: its revision is this response's
+      header.revision = resp.revision;
+      this.sendWatch(replyTo, watchKey, { ...resp, header }, entry.sent++);
       if (resp.canceled) this.watches.delete(watchKey);
     });
   }

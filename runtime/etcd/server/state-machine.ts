@@ -56,7 +56,9 @@ function isPlainJson(v: unknown): boolean {
 function deepFreeze(v: unknown): void {
   if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return;
   Object.freeze(v);
-  for (const x of Object.values(v)) deepFreeze(x);
+  // walk the keys in place (no Object.values array per object); isPlainJson saw only own keys
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) deepFreeze(v[i]);
+  else for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
 }
 
 function parseProposal(data: string): Proposal {
@@ -115,12 +117,12 @@ export class EtcdStateMachine {
     if (data === '') return undefined;
     const proposal = parseProposal(data);
     const seen = this.recent.get(proposal.id);
-    if (seen) return { id: proposal.id, proposal, ...seen, fresh: false };
+    if (seen) return { id: proposal.id, proposal, result: seen.result, revision: seen.revision, fresh: false };
     const result = this.execute(proposal.cmd);
-    const remembered = { result, revision: this.store.revision };
-    this.recent.set(proposal.id, remembered);
+    const revision = this.store.revision;
+    this.recent.set(proposal.id, { result, revision });
     if (this.recent.size > RECENT_IDS_MAX) this.recent.delete(this.recent.keys().next().value!);
-    return { id: proposal.id, proposal, ...remembered, fresh: true };
+    return { id: proposal.id, proposal, result, revision, fresh: true };
   }
 
   private execute(cmd: WriteCommand): Result<Record<string, unknown>> {
