@@ -38,9 +38,41 @@ interface KnownImage {
   repo: string;
   sizeBytes: number;
   logs: string[];
-  tags?: string[];
+  /** The tags the registry has; without it, any tag resolves (infrastructure images). */
+  tagExists?: (tag: string) => boolean;
   ignoresSigterm?: boolean;
 }
+
+/**
+ * Tags of a Docker Hub official image: its named tags, and versions "M", "M.m" and "M.m.p" with
+ * the major, minor and patch in the ranges the repository publishes, each optionally with a variant
+ * suffix ("1.27-alpine"). A tag outside them (a typo like the Deployment docs' "nginx:1.161") is not
+ * found, so the pull fails with ErrImagePull as on a real cluster.
+ */
+function officialTags(o: { named: string[]; variants: string[]; major: [number, number]; minor: [number, number]; patchMax: number }): (tag: string) => boolean {
+  return (tag) => {
+    if (o.named.includes(tag)) return true;
+    const dash = tag.indexOf('-');
+    const version = dash < 0 ? tag : tag.slice(0, dash);
+    if (dash >= 0 && !o.variants.includes(tag.slice(dash + 1))) return false;
+    const m = /^(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/.exec(version);
+    if (!m) return false;
+    const [major, minor, patch] = [Number(m[1]), m[2] === undefined ? undefined : Number(m[2]), m[3] === undefined ? undefined : Number(m[3])];
+    if (major < o.major[0] || major > o.major[1]) return false;
+    if (minor !== undefined && (minor < o.minor[0] || minor > o.minor[1])) return false;
+    return patch === undefined || patch <= o.patchMax;
+  };
+}
+
+const NGINX_TAGS = officialTags({
+  named: ['latest', 'stable', 'mainline', 'alpine', 'alpine-slim', 'alpine-perl', 'perl', 'bookworm', 'bookworm-perl', 'otel', 'alpine-otel', 'stable-alpine', 'mainline-alpine'],
+  variants: ['alpine', 'alpine-slim', 'alpine-perl', 'perl', 'bookworm', 'bookworm-perl', 'otel', 'alpine-otel'],
+  major: [1, 1], minor: [9, 29], patchMax: 12,
+});
+const BUSYBOX_TAGS = officialTags({ named: ['latest', 'stable', 'unstable', 'musl', 'glibc', 'uclibc'], variants: ['musl', 'glibc', 'uclibc'], major: [1, 1], minor: [20, 37], patchMax: 5 });
+const REDIS_TAGS = officialTags({ named: ['latest', 'alpine', 'bookworm'], variants: ['alpine', 'bookworm'], major: [2, 8], minor: [0, 4], patchMax: 20 });
+const HTTPD_TAGS = officialTags({ named: ['latest', 'alpine', 'bookworm'], variants: ['alpine', 'bookworm'], major: [2, 2], minor: [2, 4], patchMax: 65 });
+const POSTGRES_TAGS = officialTags({ named: ['latest', 'alpine', 'bookworm'], variants: ['alpine', 'bookworm'], major: [9, 18], minor: [0, 24], patchMax: 0 });
 
 const NGINX_LOGS = [
   '/docker-entrypoint.sh: Configuration complete; ready for start up',
@@ -48,11 +80,11 @@ const NGINX_LOGS = [
 ];
 
 const KNOWN: KnownImage[] = [
-  { repo: 'docker.io/library/nginx', sizeBytes: 72_000_000, logs: NGINX_LOGS },
-  { repo: 'docker.io/library/busybox', sizeBytes: 2_160_000, logs: [] },
-  { repo: 'docker.io/library/redis', sizeBytes: 45_300_000, logs: ['* Ready to accept connections tcp'] },
-  { repo: 'docker.io/library/httpd', sizeBytes: 58_600_000, logs: ['AH00094: Command line: \'httpd -D FOREGROUND\''] },
-  { repo: 'docker.io/library/postgres', sizeBytes: 158_000_000, logs: ['database system is ready to accept connections'] },
+  { repo: 'docker.io/library/nginx', sizeBytes: 72_000_000, logs: NGINX_LOGS, tagExists: NGINX_TAGS },
+  { repo: 'docker.io/library/busybox', sizeBytes: 2_160_000, logs: [], tagExists: BUSYBOX_TAGS },
+  { repo: 'docker.io/library/redis', sizeBytes: 45_300_000, logs: ['* Ready to accept connections tcp'], tagExists: REDIS_TAGS },
+  { repo: 'docker.io/library/httpd', sizeBytes: 58_600_000, logs: ['AH00094: Command line: \'httpd -D FOREGROUND\''], tagExists: HTTPD_TAGS },
+  { repo: 'docker.io/library/postgres', sizeBytes: 158_000_000, logs: ['database system is ready to accept connections'], tagExists: POSTGRES_TAGS },
   { repo: 'registry.k8s.io/pause', sizeBytes: 320_000, logs: [] },
   { repo: 'registry.k8s.io/etcd', sizeBytes: 57_700_000, logs: ['"msg":"serving client traffic securely"'] },
   { repo: 'registry.k8s.io/kube-apiserver', sizeBytes: 28_500_000, logs: ['"Serving securely on [::]:6443"'] },
@@ -132,6 +164,8 @@ export function resolveImage(image: string): ImageSpec | undefined {
   }
   const known = KNOWN.find((k) => k.repo === repo);
   if (!known) return undefined;
+  // a digest (repo@sha256:...) names content, not a tag: it resolves
+  if (!ref.includes('@') && known.tagExists && !known.tagExists(tag)) return undefined;
   return { ref, digest: fakeDigest(ref), sizeBytes: known.sizeBytes, behaviour: { kind: 'serve' }, logs: known.logs };
 }
 
