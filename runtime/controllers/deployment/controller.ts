@@ -8,6 +8,7 @@ import type { EventRecorder, RestClient, RestResponse, SharedInformer } from '..
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import { controllerOf, isEmptySelector, keyOf, newControllerRef } from '../controller-utils.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
+import { isScalingEvent, planScale } from './proportional.ts';
 import { planNewReplicaSet, planOldReplicaSets, type ScaleStep } from './rolling.ts';
 import { calculateStatus, deploymentComplete, deploymentCondition, hasProgressDeadline, setDeploymentCondition, withProgress } from './status.ts';
 import {
@@ -78,7 +79,8 @@ export class DeploymentController {
     const oldRSs = owned.filter((rs) => rs !== newRS);
     if (d.metadata.deletionTimestamp) return this.writeStatus(d, owned, newRS, done);
     if (this.pausedConditionChanged(d)) return this.writeStatus(d, owned, newRS, done);
-    if (d.spec.paused) return this.syncPaused(d, owned, newRS, done);
+    if (d.spec.paused) return this.sync(d, oldRSs, newRS, done);
+    if (isScalingEvent(d, owned)) return this.sync(d, oldRSs, newRS, done);
     if (isRollingUpdate(d)) return this.rolloutRolling(d, oldRSs, newRS, done);
     return this.rolloutRecreate(d, oldRSs, newRS, done);
   }
@@ -96,16 +98,19 @@ export class DeploymentController {
     return true;
   }
 
-  /** A paused Deployment only follows spec.replicas (sync with createIfNotExisted=false). */
-  private syncPaused(d: Deployment, owned: ReplicaSet[], newRS: ReplicaSet | undefined, done: Done): void {
-    // sync -> getAllReplicaSetsAndSyncRevision(createIfNotExisted=false): an existing new
-    // ReplicaSet still takes the deployment's annotations and revision while paused
-    const oldRSs = owned.filter((rs) => rs !== newRS);
+  /**
+   * sync.go sync, for a paused Deployment or a scaling event: bring an existing new ReplicaSet's
+   * annotations and revision up to date, resize the ReplicaSets (proportionally during a rollout),
+   * drop old history while paused, then write status. No new ReplicaSet is made here.
+   */
+  private sync(d: Deployment, oldRSs: ReplicaSet[], newRS: ReplicaSet | undefined, done: Done): void {
     if (newRS && this.needsRevisionUpdate(d, oldRSs, newRS)) return this.updateRevision(d, oldRSs, newRS, done);
-    const active = owned.filter((rs) => rsReplicas(rs) > 0);
-    const target = active.length === 1 ? active[0] : active.length === 0 ? newRS : undefined;
-    if (target && rsReplicas(target) !== replicasOf(d)) return this.scale(d, [{ rs: target, to: replicasOf(d) }], done);
-    this.writeStatus(d, owned, newRS, done);
+    const steps = planScale(d, newRS, oldRSs);
+    if (steps.length > 0) return this.scale(d, steps, done);
+    const all = [...oldRSs, ...(newRS ? [newRS] : [])];
+    const doomed = d.spec.paused ? this.historyToDelete(d, oldRSs) : [];
+    if (doomed.length > 0) return this.deleteReplicaSets(doomed, () => this.writeStatus(d, all, newRS, done));
+    this.writeStatus(d, all, newRS, done);
   }
 
   private rolloutRolling(d: Deployment, oldRSs: ReplicaSet[], newRS: ReplicaSet | undefined, done: Done): void {
