@@ -32,23 +32,49 @@ export class AdmissionChain {
 
   /** Runs one phase; `done` gets the steps taken (never to be changed) and the refusal, if any. */
   run(phase: AdmissionPhase, a: AdmissionAttributes, ctx: AdmissionContext, done: (steps: readonly AdmissionStep[], error?: Status) => void): void {
-    const allowed = this.allowed[phase];
-    let taken = 0; // steps taken so far, all allowed: the first `taken` of `allowed`
-    const next = (i: number): void => {
-      if (i >= this.plugins.length) return done(allowed);
-      const plugin = this.plugins[i]!;
-      const fn = phase === 'mutating' ? plugin.admit : plugin.validate;
-      if (!fn) return next(i + 1);
-      fn.call(plugin, a, ctx, (error) => {
-        if (error) {
-          const step: AdmissionStep = { plugin: plugin.name, phase, allowed: false };
-          if (error.message !== undefined) step.message = error.message;
-          return done([...allowed.slice(0, taken), step], error);
-        }
-        taken++;
-        next(i + 1);
-      });
-    };
-    next(0);
+    new PhaseRun(this.plugins, this.allowed[phase], phase, a, ctx, done).next();
+  }
+}
+
+/**
+ * One phase's walk over the plugins. A plugin may answer later (after a read from etcd), so the walk
+ * keeps its place in fields and hands every plugin the same callback, instead of one closure (and
+ * its scope) per plugin per request.
+ */
+class PhaseRun {
+  /** The plugin being asked. */
+  private i = 0;
+  /** Steps taken so far, all allowed: the first `taken` of `allowed`. */
+  private taken = 0;
+  private readonly verdict = (error?: Status): void => this.onVerdict(error);
+
+  constructor(
+    private readonly plugins: readonly AdmissionPlugin[],
+    private readonly allowed: readonly AdmissionStep[],
+    private readonly phase: AdmissionPhase,
+    private readonly a: AdmissionAttributes,
+    private readonly ctx: AdmissionContext,
+    private readonly done: (steps: readonly AdmissionStep[], error?: Status) => void,
+  ) {}
+
+  /** Asks the next plugin that takes part in this phase; all allowed: done. */
+  next(): void {
+    for (; this.i < this.plugins.length; this.i++) {
+      const plugin = this.plugins[this.i]!;
+      const fn = this.phase === 'mutating' ? plugin.admit : plugin.validate;
+      if (fn) return fn.call(plugin, this.a, this.ctx, this.verdict);
+    }
+    this.done(this.allowed);
+  }
+
+  private onVerdict(error: Status | undefined): void {
+    if (error) {
+      const step: AdmissionStep = { plugin: this.plugins[this.i]!.name, phase: this.phase, allowed: false };
+      if (error.message !== undefined) step.message = error.message;
+      return this.done([...this.allowed.slice(0, this.taken), step], error);
+    }
+    this.taken++;
+    this.i++;
+    this.next();
   }
 }
