@@ -1,5 +1,6 @@
 // Key ordering and ranges. etcd compares keys as raw bytes; our keys are JS strings holding UTF-8
 // text, so we order them by Unicode code point, which is exactly UTF-8 byte order.
+import { FifoMemo } from '../fifo-memo.ts';
 
 /** Compares two keys in UTF-8 byte order (negative, zero, positive). */
 export function compareKeys(a: string, b: string): number {
@@ -68,14 +69,13 @@ export function utf8Length(s: string): number {
   if (n === undefined) {
     n = countUtf8(s);
     lengthMemo.set(s, n);
-    if (lengthMemo.size > MEMO_MAX_ENTRIES) lengthMemo.delete(lengthMemo.keys().next().value!);
   }
   return n;
 }
 
 const MEMO_MIN_CHARS = 256;
 const MEMO_MAX_ENTRIES = 1024;
-const lengthMemo = new Map<string, number>();
+const lengthMemo = new FifoMemo<string, number>(MEMO_MAX_ENTRIES);
 
 /** Any UTF-16 unit that is not ASCII (one UTF-8 byte each); the regexp scan is native, the loop is not. */
 const NON_ASCII = /[^\x00-\x7f]/;

@@ -8,6 +8,7 @@
 import type { Result } from '../errors.ts';
 import { fail, ok } from '../errors.ts';
 import type { SnapshotData } from '../../raft/index.ts';
+import { FifoMemo } from '../fifo-memo.ts';
 import { MvccStore, type StoreSnapshot } from '../mvcc/store.ts';
 import type { Proposal, WriteCommand } from './protocol.ts';
 
@@ -18,7 +19,7 @@ const PARSED_CACHE_MAX = 1024;
  * Every member parses the same entry strings (they travel by reference in the simulation), so a
  * small memo of JSON.parse saves most of the decoding work. Parsed proposals are never mutated.
  */
-const parsedProposals = new Map<string, Proposal>();
+const parsedProposals = new FifoMemo<string, Proposal>(PARSED_CACHE_MAX);
 
 /**
  * The proposing member hands over the object it encoded as `data`, so no member parses the entry
@@ -31,7 +32,6 @@ export function rememberProposal(data: string, proposal: Proposal): void {
   if (!isPlainJson(proposal)) return;
   deepFreeze(proposal);
   parsedProposals.set(data, proposal);
-  if (parsedProposals.size > PARSED_CACHE_MAX) parsedProposals.delete(parsedProposals.keys().next().value!);
 }
 
 function isPlainJson(v: unknown): boolean {
@@ -66,7 +66,6 @@ function parseProposal(data: string): Proposal {
   if (p === undefined) {
     p = JSON.parse(data) as Proposal;
     parsedProposals.set(data, p);
-    if (parsedProposals.size > PARSED_CACHE_MAX) parsedProposals.delete(parsedProposals.keys().next().value!);
   }
   return p;
 }
@@ -105,7 +104,7 @@ export function memberSnapshotOf(store: StoreSnapshot): SmSnapshot {
 
 export class EtcdStateMachine {
   store: MvccStore;
-  private recent = new Map<string, Remembered>();
+  private recent = new FifoMemo<string, Remembered>(RECENT_IDS_MAX);
 
   constructor(private readonly minLeaseTtlSeconds: number, store?: MvccStore) {
     this.store = store ?? new MvccStore();
@@ -121,7 +120,6 @@ export class EtcdStateMachine {
     const result = this.execute(proposal.cmd);
     const revision = this.store.revision;
     this.recent.set(proposal.id, { result, revision });
-    if (this.recent.size > RECENT_IDS_MAX) this.recent.delete(this.recent.keys().next().value!);
     return { id: proposal.id, proposal, result, revision, fresh: true };
   }
 
@@ -145,7 +143,7 @@ export class EtcdStateMachine {
   }
 
   snapshot(): SmSnapshot {
-    return { format: 'etcd-sim-member/1', store: this.store.toSnapshot(), recent: [...this.recent] };
+    return { format: 'etcd-sim-member/1', store: this.store.toSnapshot(), recent: this.recent.entries() };
   }
 
   restore(data: SnapshotData): void {
@@ -154,7 +152,8 @@ export class EtcdStateMachine {
       throw new Error('invariant violated: an etcd member restores only snapshots taken by an etcd member');
     }
     this.store = MvccStore.fromSnapshot(snap.store);
-    this.recent = new Map(snap.recent);
+    this.recent = new FifoMemo(RECENT_IDS_MAX);
+    for (const [id, remembered] of snap.recent) this.recent.set(id, remembered);
   }
 }
 
