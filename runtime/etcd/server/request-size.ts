@@ -8,9 +8,9 @@ const FIELD_OVERHEAD_BYTES = 8;
 export function requestBytes(cmd: WriteCommand): number {
   switch (cmd.op) {
     case 'put':
-      return utf8Length(cmd.req.key) + utf8Length(cmd.req.value) + FIELD_OVERHEAD_BYTES;
+      return putBytes(cmd.req);
     case 'deleteRange':
-      return utf8Length(cmd.req.key) + utf8Length(cmd.req.rangeEnd ?? '') + FIELD_OVERHEAD_BYTES;
+      return rangeBytes(cmd.req);
     case 'txn':
       return txnBytes(cmd.req);
     default:
@@ -18,16 +18,28 @@ export function requestBytes(cmd: WriteCommand): number {
   }
 }
 
+// Every write is sized on the proposing member: the helpers take the request parts directly
+// (no wrapper command per op, no joined list of a txn's branches).
+function putBytes(req: { key: string; value: string }): number {
+  return utf8Length(req.key) + utf8Length(req.value) + FIELD_OVERHEAD_BYTES;
+}
+
+/** A delete's or a range's key and range end. */
+function rangeBytes(req: { key: string; rangeEnd?: string }): number {
+  return utf8Length(req.key) + utf8Length(req.rangeEnd ?? '') + FIELD_OVERHEAD_BYTES;
+}
+
 function txnBytes(t: { compare: { key: string; operand: string | number }[]; success: RequestOp[]; failure: RequestOp[] }): number {
   let n = 0;
   for (const c of t.compare) n += utf8Length(c.key) + (typeof c.operand === 'string' ? utf8Length(c.operand) : 8) + FIELD_OVERHEAD_BYTES;
-  for (const op of [...t.success, ...t.failure]) n += opBytes(op);
+  for (let i = 0; i < t.success.length; i++) n += opBytes(t.success[i]!);
+  for (let i = 0; i < t.failure.length; i++) n += opBytes(t.failure[i]!);
   return n;
 }
 
 function opBytes(op: RequestOp): number {
-  if ('put' in op) return requestBytes({ op: 'put', req: op.put });
-  if ('deleteRange' in op) return requestBytes({ op: 'deleteRange', req: op.deleteRange });
-  if ('range' in op) return utf8Length(op.range.key) + utf8Length(op.range.rangeEnd ?? '') + FIELD_OVERHEAD_BYTES;
+  if ('put' in op) return putBytes(op.put);
+  if ('deleteRange' in op) return rangeBytes(op.deleteRange);
+  if ('range' in op) return rangeBytes(op.range);
   return txnBytes(op.txn);
 }
