@@ -27,7 +27,7 @@ import type { Scope } from './handlers/scope.ts';
 import { handleCreate, handlePatch, handleUpdate } from './handlers/write.ts';
 import { ApiMetrics } from './metrics.ts';
 import type { StrategyContext } from './registry/strategy.ts';
-import type { ApiEndpoint, ApiRequest, ApiWatchHandle, ApiWatchHandlers, ResponseBody, ResponseCallback, Verb } from './request.ts';
+import type { ApiEndpoint, ApiRequest, ApiResponse, ApiWatchHandle, ApiWatchHandlers, ResponseBody, ResponseCallback, Verb } from './request.ts';
 import { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
 import { EtcdStore } from './storage/etcd-store.ts';
 import { COMPACTION_INTERVAL_MS, startCompactor } from './storage/compactor.ts';
@@ -170,6 +170,11 @@ export class ApiServer implements ApiEndpoint {
   // ---- the pipeline -----------------------------------------------------------------------------
 
   request(req: ApiRequest, cb: ResponseCallback): void {
+    this.serve(req, cb);
+  }
+
+  /** request(), also telling the callback the request's URI (made once, for the audit record). */
+  serve(req: ApiRequest, cb: (res: ApiResponse, requestURI: string) => void): void {
     const startMs = this.clock.now();
     const audit = this.newAudit(req, startMs);
     let answered = false;
@@ -182,7 +187,7 @@ export class ApiServer implements ApiEndpoint {
       this.audit.append(audit);
       this.observe(req, code, startMs);
       const res = { code, body, servedBy: this.name, ...(warnings && warnings.length > 0 ? { warnings } : {}) };
-      cb(res);
+      cb(res, audit.requestURI);
     };
     try {
       this.pipeline(req, audit, respond);

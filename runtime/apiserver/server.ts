@@ -124,8 +124,8 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
       case 'api.request': {
         const req = decodeWireRequest(msg.req);
         if ('badRequest' in req) return ctx.send(from, badRequestResponse(msg.id, req.badRequest, server.name));
-        return server.request(req, (res) => {
-          ctx.trace('apiserver.request', `${req.verb} ${requestURI(req)} ${res.code}`);
+        return server.serve(req, (res, uri) => {
+          ctx.trace('apiserver.request', `${req.verb} ${uri} ${res.code}`);
           ctx.send(from, encodeResponse(msg.id, res));
         });
       }
@@ -182,8 +182,28 @@ function encodeEvent(ev: ApiWatchEvent): string {
   return (texts[ev.type] ??= `{"type":"${ev.type}","object":${JSON.stringify(ev.object)}}`);
 }
 
+/**
+ * The response text of the watch caches' objects, made once per object: the API server freezes an
+ * object only deeply (encoding.ts decodeShared, for the watch cache), so its text never changes.
+ * Each kubelet reads its Node with resourceVersion=0 every 10 s, from the watch cache, and the
+ * Node seldom changes: the same text serves each read. Bounded, oldest first out; a text is worth
+ * keeping only until its object's next read.
+ */
+const frozenTexts = new Map<object, string>();
+const FROZEN_TEXTS_MAX = 1024;
+
+function jsonOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
+  let text = frozenTexts.get(value);
+  if (text === undefined) {
+    if (frozenTexts.size >= FROZEN_TEXTS_MAX) frozenTexts.delete(frozenTexts.keys().next().value!);
+    frozenTexts.set(value, (text = JSON.stringify(value)));
+  }
+  return text;
+}
+
 function encodeResponse(id: number, res: ApiResponse): ApiWireMessage {
-  const msg: Extract<ApiWireMessage, { type: 'api.response' }> = { type: 'api.response', id, code: res.code, bodyJson: JSON.stringify(res.body) };
+  const msg: Extract<ApiWireMessage, { type: 'api.response' }> = { type: 'api.response', id, code: res.code, bodyJson: jsonOf(res.body) };
   if (res.warnings) msg.warnings = res.warnings;
   if (res.servedBy) msg.servedBy = res.servedBy;
   return msg;
