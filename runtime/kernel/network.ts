@@ -63,18 +63,24 @@ interface EndpointTokens {
   fromHead: TraceToken;
 }
 
-/** A message in flight: the kernel event that delivers it, and its own argument. */
+/**
+ * A message in flight: the kernel event that delivers it, and its own argument. Envelopes are
+ * reused once delivered or dropped (nothing else holds one: a handler gets the message and the
+ * sender's name), so the network allocates one per message in flight at a time, not per message.
+ */
 class Envelope extends SimEvent {
-  constructor(
-    readonly from: string,
-    readonly to: string,
-    readonly msg: unknown,
-    deliver: (arg: unknown) => void,
-  ) {
+  from = '';
+  to = '';
+  msg: unknown = undefined;
+
+  constructor(deliver: (arg: unknown) => void) {
     super(0, 0, deliver, undefined, 0);
     this.arg = this;
   }
 }
+
+/** Most spare envelopes kept for reuse (a burst beyond this many in flight leaves garbage). */
+const SPARE_ENVELOPES_MAX = 1024;
 
 function defaultFormat(msg: unknown): string {
   if (typeof msg === 'object' && msg !== null && 'type' in msg)
@@ -94,6 +100,7 @@ export class SimNetwork {
   private readonly sendKind: TraceToken;
   private readonly deliverKind: TraceToken;
   private readonly deliverFn = (arg: unknown): void => this.deliver(arg as Envelope);
+  private readonly spare: Envelope[] = [];
 
   constructor(
     private readonly host: NetworkHost,
@@ -206,11 +213,19 @@ export class SimNetwork {
     if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
     const link = this.linkConfig(from, to);
     if (this.rng.chance(link.lossRate)) return this.drop(from, to, msg, 'lost');
-    this.post(this.delayMs(link), new Envelope(from, to, msg, this.deliverFn));
+    this.post(this.delayMs(link), this.envelope(from, to, msg));
     if (this.rng.chance(link.duplicateRate)) {
       this.stats.duplicated++;
-      this.post(this.delayMs(link), new Envelope(from, to, msg, this.deliverFn));
+      this.post(this.delayMs(link), this.envelope(from, to, msg));
     }
+  }
+
+  private envelope(from: string, to: string, msg: unknown): Envelope {
+    const env = this.spare.pop() ?? new Envelope(this.deliverFn);
+    env.from = from;
+    env.to = to;
+    env.msg = msg;
+    return env;
   }
 
   private post(delayMs: number, env: Envelope): void {
@@ -226,19 +241,21 @@ export class SimNetwork {
     return d < 0 ? 0 : d;
   }
 
+  /** Takes the envelope apart and keeps it for reuse (its fields are read once, here). */
   private deliver(env: Envelope): void {
-    if (!this.canReach(env.from, env.to))
-      return this.drop(env.from, env.to, env.msg, 'partitioned');
-    const ep = this.endpoints.get(env.to);
-    if (!ep || !ep.handler)
-      return this.drop(env.from, env.to, env.msg, ep ? 'endpoint down' : 'no such endpoint');
+    const { from, to, msg } = env;
+    env.msg = undefined; // a spare envelope keeps no message alive
+    if (this.spare.length < SPARE_ENVELOPES_MAX) this.spare.push(env);
+    if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
+    const ep = this.endpoints.get(to);
+    if (!ep || !ep.handler) return this.drop(from, to, msg, ep ? 'endpoint down' : 'no such endpoint');
     this.stats.delivered++;
     const trace = this.host.trace;
     if (trace.enabled) {
-      if (trace.detail) trace.recordTokens(this.host.now(), this.deliverKind, this.tokensOf(env.to).actor, this.tokensOf(env.from).fromHead, this.format(env.msg));
-      else trace.record(this.host.now(), 'net.deliver', env.to);
+      if (trace.detail) trace.recordTokens(this.host.now(), this.deliverKind, this.tokensOf(to).actor, this.tokensOf(from).fromHead, this.format(msg));
+      else trace.record(this.host.now(), 'net.deliver', to);
     }
-    ep.handler(env.msg, env.from);
+    ep.handler(msg, from);
   }
 
   private drop(from: string, to: string, msg: unknown, reason: string): void {
