@@ -43,6 +43,8 @@ export function isApiWireMessage(msg: unknown): msg is ApiWireMessage {
 
 /** Decodes a wire request back into the ApiRequest the pipeline takes (malformed JSON: a 400 body). */
 export function decodeWireRequest(wire: WireRequest): ApiRequest | { badRequest: string } {
+  // without a body the request is taken as it came, not copied: the server never changes a request
+  if (!('bodyJson' in wire)) return wire;
   const { bodyJson, ...rest } = wire;
   if (bodyJson === undefined) return rest;
   try {

@@ -305,8 +305,7 @@ export class RestClient {
   }
 
   private encode(req: RestRequest): WireRequest {
-    const { body, ...rest } = req;
-    const wire: WireRequest = { ...rest };
+    const { body, ...wire }: WireRequest & { body?: unknown } = req; // the rest is a fresh object already
     if (body !== undefined) wire.bodyJson = JSON.stringify(body);
     if (this.options.credentials) wire.credentials = this.options.credentials;
     if (this.impersonation) wire.impersonate = this.impersonation;
