@@ -47,9 +47,16 @@ export class SimEtcdClient implements EtcdClient {
   private readonly watchStreams = new Map<string, (m: WatchMessage) => void>();
   private readonly liveWatches = new Set<ClientWatch>();
   private pinging = false;
-  /** Scratch for pingConnections: members in the order their first stream came, and their stream keys. */
+  /**
+   * Scratch for pingConnections: members in the order their first stream came (the first
+   * pingMembers slots), and each member's stream keys this round (the first `count` slots). Slots
+   * are overwritten, never cleared: `length = 0` would drop the arrays' storage, and refilling
+   * them reallocated it on every ping.
+   */
   private readonly pingOrder: string[] = [];
-  private readonly pingKeys = new Map<string, string[]>();
+  private pingMembers = 0;
+  private pingRound = 0;
+  private readonly pingKeys = new Map<string, { round: number; count: number; keys: string[] }>();
   /** The stream list last sent to each member; a sent list is never changed afterwards. */
   private readonly pingSent = new Map<string, readonly string[]>();
   private seq = 0;
@@ -185,25 +192,27 @@ export class SimEtcdClient implements EtcdClient {
       return;
     }
     // keepalive() never adds or removes a live watch, so the set is walked as it is
-    const order = this.pingOrder;
-    order.length = 0;
+    const round = ++this.pingRound;
+    this.pingMembers = 0;
     const now = this.clock.now();
     this.liveWatches.forEach((w) => {
       if (!w.keepalive(now)) return;
       const member = w.streamMember;
-      let keys = this.pingKeys.get(member);
-      if (keys === undefined) this.pingKeys.set(member, (keys = []));
-      if (!order.includes(member)) {
-        order.push(member);
-        keys.length = 0;
+      let scratch = this.pingKeys.get(member);
+      if (scratch === undefined) this.pingKeys.set(member, (scratch = { round: 0, count: 0, keys: [] }));
+      if (scratch.round !== round) {
+        scratch.round = round;
+        scratch.count = 0;
+        this.pingOrder[this.pingMembers++] = member;
       }
-      keys.push(w.streamWatchKey);
+      scratch.keys[scratch.count++] = w.streamWatchKey;
     });
-    for (const member of order) {
+    for (let m = 0; m < this.pingMembers; m++) {
       // the same streams as last time (the usual case): send the same (never changed) list again
-      const keys = this.pingKeys.get(member)!;
+      const member = this.pingOrder[m]!;
+      const { keys, count } = this.pingKeys.get(member)!;
       let watchKeys = this.pingSent.get(member);
-      if (watchKeys === undefined || !sameStrings(watchKeys, keys)) this.pingSent.set(member, (watchKeys = keys.slice()));
+      if (watchKeys === undefined || !samePrefix(watchKeys, keys, count)) this.pingSent.set(member, (watchKeys = keys.slice(0, count)));
       this.sendRaw(member, { op: 'watchPing', watchKeys });
     }
     this.clock.setTimer(WATCH_PING_MS, () => this.pingConnections());
@@ -322,9 +331,10 @@ const onResend = (arg: unknown): void => {
   if ((arg as Call).client.isLive()) (arg as Call).resend();
 };
 
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether `a` equals the first `n` strings of `b`. */
+function samePrefix(a: readonly string[], b: readonly string[], n: number): boolean {
+  if (a.length !== n) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -424,6 +434,12 @@ class ClientWatch implements WatchHandle {
       return;
     }
     if (m.seq < this.nextSeq) return; // a duplicate
+    if (m.seq === this.nextSeq && this.early.size === 0) {
+      // in order with nothing held back (the usual case): deliver it without touching the map (a
+      // set and delete per message made V8 shrink, so reallocate, the emptied map's table each time)
+      this.nextSeq++;
+      return this.deliver(m);
+    }
     this.early.set(m.seq, m);
     while (this.early.has(this.nextSeq) && !this.closed) {
       const next = this.early.get(this.nextSeq)!;
