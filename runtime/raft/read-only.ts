@@ -7,29 +7,35 @@
 import type { Message, NodeId } from './types.ts';
 
 export interface ReadIndexStatus {
+  /** The request context (req.entries[0].data). */
+  ctx: string;
   req: Message;
   index: number;
   acks: Set<NodeId>;
 }
 
 export class ReadOnly {
-  private readonly pending = new Map<string, ReadIndexStatus>();
-  private queue: string[] = [];
+  /**
+   * Pending requests in arrival order (upstream keeps a map plus this queue). There are rarely more
+   * than a few, so a search of the list beats a map that empties and refills after every read (V8
+   * reallocates an emptied map's table).
+   */
+  private queue: ReadIndexStatus[] = [];
 
   /** Registers a read request (its context is req.entries[0].data) at the current commit index. */
   addRequest(index: number, req: Message): void {
     const ctx = req.entries[0]!.data;
-    if (this.pending.has(ctx)) return;
-    this.pending.set(ctx, { req, index, acks: new Set() });
-    this.queue.push(ctx);
+    if (this.find(ctx) >= 0) return;
+    this.queue.push({ ctx, req, index, acks: new Set() });
   }
 
   /** Records that `id` acknowledged the heartbeat for ctx; returns the acks so far. */
   recvAck(id: NodeId, ctx: string): Set<NodeId> | undefined {
-    const rs = this.pending.get(ctx);
-    if (!rs) return undefined;
-    rs.acks.add(id);
-    return rs.acks;
+    const i = this.find(ctx);
+    if (i < 0) return undefined;
+    const acks = this.queue[i]!.acks;
+    acks.add(id);
+    return acks;
   }
 
   /**
@@ -37,23 +43,25 @@ export class ReadOnly {
    * request is covered by a later heartbeat round). Returns them in order and forgets them.
    */
   advance(ctx: string): ReadIndexStatus[] {
-    const i = this.queue.indexOf(ctx);
+    const i = this.find(ctx);
     if (i < 0) return [];
-    const done = this.queue.slice(0, i + 1);
-    this.queue = this.queue.slice(i + 1);
-    const out: ReadIndexStatus[] = [];
-    for (const c of done) {
-      const rs = this.pending.get(c);
-      if (!rs)
-        throw new Error(`invariant violated: cannot find the pending read index request for ${c}`);
-      this.pending.delete(c);
-      out.push(rs);
+    const queue = this.queue;
+    if (i === queue.length - 1) {
+      this.queue = []; // the newest request (heartbeats carry it): all are confirmed
+      return queue;
     }
-    return out;
+    this.queue = queue.slice(i + 1);
+    return queue.slice(0, i + 1);
   }
 
   /** The context of the newest pending request ("" if none): heartbeats carry it. */
   lastPendingRequestCtx(): string {
-    return this.queue.length === 0 ? '' : this.queue[this.queue.length - 1]!;
+    return this.queue.length === 0 ? '' : this.queue[this.queue.length - 1]!.ctx;
+  }
+
+  /** Position of ctx in the queue, or -1; searched from the newest end, where acks usually point. */
+  private find(ctx: string): number {
+    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]!.ctx === ctx) return i;
+    return -1;
   }
 }
