@@ -38,12 +38,28 @@ export type ProcessMain = (ctx: ProcessContext) => void;
 export interface ProcessHost {
   now(): number;
   setTimer(delayMs: number, fn: () => void): TimerHandle;
+  /** Calls fn(arg) after delayMs (allocation-light: no closure per timer). */
+  schedule(delayMs: number, fn: (arg: unknown) => void, arg: unknown): TimerHandle;
   every(intervalMs: number, fn: () => void, firstDelayMs?: number): TimerHandle;
   send(from: string, to: string, msg: unknown): void;
   setHandler(name: string, handler: MessageHandler | null): void;
   record(kind: string, actor: string, detail: string): void;
   forkRng(label: string): Rng;
 }
+
+/** A process timer's call: fn runs only if the incarnation that set the timer is still live. */
+class IncarnationCall {
+  constructor(
+    readonly process: SimProcess,
+    readonly incarnation: number,
+    readonly fn: () => void,
+  ) {}
+}
+
+const callIfLive = (arg: unknown): void => {
+  const call = arg as IncarnationCall;
+  if (call.process.isLive(call.incarnation)) call.fn();
+};
 
 export class SimProcess {
   private upNow = false;
@@ -87,20 +103,23 @@ export class SimProcess {
     this.start();
   }
 
+  /** True while `incarnation` is the running one. */
+  isLive(incarnation: number): boolean {
+    return this.upNow && this.inc === incarnation;
+  }
+
   private context(inc: number): ProcessContext {
     const live = (): boolean => this.upNow && this.inc === inc;
     const host = this.host;
     const name = this.name;
-    const guard = (fn: () => void) => () => {
-      if (live()) fn();
-    };
     return {
       name,
       incarnation: inc,
       disk: this.disk,
       rng: host.forkRng(`process:${name}:${inc}`),
       now: () => host.now(),
-      setTimer: (delayMs, fn) => host.setTimer(delayMs, guard(fn)),
+      // one small record per timer rather than a guard closure (and its context) around fn
+      setTimer: (delayMs, fn) => host.schedule(delayMs, callIfLive, new IncarnationCall(this, inc, fn)),
       every: (intervalMs, fn, firstDelayMs = intervalMs) => {
         const handle = host.every(
           intervalMs,
