@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCES } from '../api/index.ts';
-import { adoptWireBody, decodeBody, MAX_REQUEST_BODY_BYTES } from './encoding.ts';
+import { RESOURCES, type KubeObject } from '../api/index.ts';
+import { adoptWireBody, copyWithout, decodeBody, encodeForStorage, MAX_REQUEST_BODY_BYTES } from './encoding.ts';
 
 const configMaps = RESOURCES.find((r) => r.resource === 'configmaps' && r.group === '')!;
 const body = () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' }, extra: 1 });
@@ -30,5 +30,23 @@ describe('decodeBody: wire bodies are decoded in place, once; others are copied'
     const r = decodeBody(wire, configMaps);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.status).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge' });
+  });
+});
+
+describe('copyWithout', () => {
+  it('copies every own key but the skipped ones, in the same order, as object rest does', () => {
+    const o = { b: 1, resourceVersion: '7', a: { deep: true }, kind: 'Pod', z: undefined };
+    const { resourceVersion: _rv, ...rest } = o;
+    const copy = copyWithout(o, 'resourceVersion');
+    expect(copy).toEqual(rest);
+    expect(Object.keys(copy)).toEqual(['b', 'a', 'kind', 'z']);
+    expect(copy.a).toBe(o.a);
+    expect(Object.keys(copyWithout(o, 'kind', 'b'))).toEqual(['resourceVersion', 'a', 'z']);
+    expect(copyWithout(Object.create({ inherited: 1 }) as object, 'x')).toEqual({});
+  });
+
+  it('storage text drops only resourceVersion', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', resourceVersion: '5', uid: 'u' }, spec: {} } as unknown as KubeObject;
+    expect(encodeForStorage(pod)).toBe('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","uid":"u"},"spec":{}}');
   });
 });

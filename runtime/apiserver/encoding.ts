@@ -163,8 +163,19 @@ function typeError(v: unknown, field: string, goType: string): string {
 
 /** The JSON stored in etcd: the object without its resourceVersion (etcd's mod_revision is the truth). */
 export function encodeForStorage(obj: KubeObject): string {
-  const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return JSON.stringify({ ...obj, metadata: meta });
+  return JSON.stringify({ ...obj, metadata: copyWithout(obj.metadata, 'resourceVersion') });
+}
+
+/**
+ * A shallow copy of a plain object without the named keys, the others in the same order: what
+ * object rest (`const { a, ...rest } = o`) makes, which V8 builds on a slow path that allocates
+ * several times the copy's size (on every write, and every request with a body).
+ */
+export function copyWithout<T extends object>(o: T, skip: string, skip2?: string): Omit<T, never> {
+  const copy: Record<string, unknown> = {};
+  const from = o as Record<string, unknown>;
+  for (const k in from) if (k !== skip && k !== skip2 && Object.hasOwn(from, k)) copy[k] = from[k];
+  return copy as Omit<T, never>;
 }
 
 /** An object read from etcd, with resourceVersion set from the key's mod_revision. */

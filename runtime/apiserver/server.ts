@@ -8,7 +8,7 @@
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
 import { ApiServer, requestURI, type ApiServerOptions } from './api-server.ts';
-import { adoptWireBody } from './encoding.ts';
+import { adoptWireBody, copyWithout } from './encoding.ts';
 import type { ApiRequest, ApiResponse, ApiWatchEvent, ApiWatchHandle } from './request.ts';
 
 /** A request on the wire: ApiRequest with its body as JSON text. */
@@ -45,12 +45,14 @@ export function isApiWireMessage(msg: unknown): msg is ApiWireMessage {
 export function decodeWireRequest(wire: WireRequest): ApiRequest | { badRequest: string } {
   // without a body the request is taken as it came, not copied: the server never changes a request
   if (!('bodyJson' in wire)) return wire;
-  const { bodyJson, ...rest } = wire;
+  const bodyJson = wire.bodyJson;
+  const rest: ApiRequest = copyWithout(wire, 'bodyJson');
   if (bodyJson === undefined) return rest;
   try {
     const body = JSON.parse(bodyJson) as unknown;
     adoptWireBody(body, bodyJson.length);
-    return { ...rest, body };
+    rest.body = body;
+    return rest;
   } catch (e) {
     return { badRequest: `error decoding request body: ${e instanceof Error ? e.message : String(e)}` };
   }

@@ -6,6 +6,7 @@
 // etcd directly.
 import { apiVersionOf, newBadRequest, newNotFound, newResourceExpired, type KubeObject } from '../../api/index.ts';
 import type { ApiWatchEvent, ApiWatchHandle, ApiWatchHandlers } from '../request.ts';
+import { copyWithout } from '../encoding.ts';
 import { storagePrefix } from '../resources.ts';
 import { listRange } from '../storage/keys.ts';
 import { buildPredicate, matches } from '../watch-cache/filter.ts';
@@ -92,8 +93,7 @@ export function handleList(s: Scope): void {
 
 /** List items carry no apiVersion/kind on the wire; the list's kind says what they are. */
 function stripTypeMeta(o: KubeObject): KubeObject {
-  const { apiVersion: _a, kind: _k, ...rest } = o;
-  return rest as KubeObject;
+  return copyWithout(o, 'apiVersion', 'kind') as KubeObject;
 }
 
 /** Starts a watch; returns the handle, or undefined if the request was refused (handlers told). */
