@@ -111,7 +111,12 @@ export class RaftLog {
 
   /** The index of the first entry in ents that conflicts with (or extends) our log; 0 if none. */
   findConflict(ents: readonly Entry[]): number {
-    for (const e of ents) if (!this.matchTerm(e.index, e.term)) return e.index;
+    // an index loop: an empty append (a commit update, a probe) carries the shared frozen empty
+    // list, which for-of walks on V8's slow path
+    for (let i = 0; i < ents.length; i++) {
+      const e = ents[i]!;
+      if (!this.matchTerm(e.index, e.term)) return e.index;
+    }
     return 0;
   }
 
