@@ -509,14 +509,21 @@ export function requestURI(req: ApiRequest | undefined): string {
   uri += `/${req.resource ?? ''}`;
   if (req.name) uri += `/${req.name}`;
   if (req.subresource) uri += `/${req.subresource}`;
-  const q = req.query ?? {};
-  const params: string[] = [];
-  if (req.verb === 'watch') params.push('watch=true');
-  for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'limit', 'dryRun'] as const) {
-    if (q[k] !== undefined && q[k] !== '') params.push(`${k}=${encodeURIComponent(String(q[k]))}`);
+  // built without a parameter list or a key list per call: every request's audit record needs it
+  let params = req.verb === 'watch' ? 'watch=true' : '';
+  const q = req.query;
+  if (q !== undefined) {
+    for (let i = 0; i < URI_QUERY_KEYS.length; i++) {
+      const k = URI_QUERY_KEYS[i]!;
+      const v = q[k];
+      if (v !== undefined && v !== '') params += `${params === '' ? '' : '&'}${k}=${encodeURIComponent(String(v))}`;
+    }
   }
-  return params.length > 0 ? `${uri}?${params.join('&')}` : uri;
+  return params === '' ? uri : `${uri}?${params}`;
 }
+
+/** The query parameters a request URI shows, in this order. */
+const URI_QUERY_KEYS = ['labelSelector', 'fieldSelector', 'resourceVersion', 'limit', 'dryRun'] as const;
 
 function rfc3339Now(ms: number): string {
   return rfc3339(ms);

@@ -34,9 +34,18 @@ const METADATA_FIELDS: Record<string, 'string' | 'number' | 'map' | 'array'> = {
   finalizers: 'array', managedFields: 'array',
 };
 
-function knownFields(r: ResourceInfo): string[] {
-  if (r.kind === 'Event') return [...COMMON_FIELDS, ...(r.group === '' ? CORE_EVENT_FIELDS : EVENTS_V1_FIELDS)];
-  return [...COMMON_FIELDS, ...(KIND_FIELDS[r.kind] ?? SPEC_STATUS)];
+/** The top-level fields of a resource's objects, listed once per resource (every body is checked against them). */
+const knownFieldLists = new WeakMap<ResourceInfo, readonly string[]>();
+
+function knownFields(r: ResourceInfo): readonly string[] {
+  let fields = knownFieldLists.get(r);
+  if (fields === undefined) {
+    fields = r.kind === 'Event'
+      ? [...COMMON_FIELDS, ...(r.group === '' ? CORE_EVENT_FIELDS : EVENTS_V1_FIELDS)]
+      : [...COMMON_FIELDS, ...(KIND_FIELDS[r.kind] ?? SPEC_STATUS)];
+    knownFieldLists.set(r, fields);
+  }
+  return fields;
 }
 
 export type DecodeResult = { ok: true; object: KubeObject; warnings: string[] } | { ok: false; status: Status };
