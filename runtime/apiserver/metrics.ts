@@ -41,17 +41,33 @@ function num(v: number): string {
   return String(v).replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
+interface Series {
+  total: { value: number };
+  histogram: Histogram | undefined;
+}
+
+function descend(m: Map<unknown, unknown>, key: unknown): Map<unknown, unknown> {
+  let next = m.get(key) as Map<unknown, unknown> | undefined;
+  if (next === undefined) m.set(key, (next = new Map()));
+  return next;
+}
+
 export class ApiMetrics {
   private readonly totals = new Map<string, { labels: Record<string, string>; value: number }>();
   private readonly histograms = new Map<string, Histogram>();
-  /** Per label set and code: its counter, and its histogram (undefined for watches). */
-  private readonly series = new Map<string, { total: { value: number }; histogram: Histogram | undefined }>();
+  /**
+   * Per label set and code: its counter, and its histogram (undefined for watches). A tree of maps,
+   * one level per label, so a request finds its series without building a key string.
+   */
+  private readonly series = new Map<unknown, unknown>();
 
   /** Records one finished request. */
   observe(l: RequestLabels, code: number, durationSeconds: number): void {
-    // a cheap key first: the sorted label text is built once per series, not once per request
-    const quick = `${l.verb}|${l.dryRun ? 1 : 0}|${l.group}|${l.version}|${l.resource}|${l.subresource}|${l.scope}|${code}`;
-    let series = this.series.get(quick);
+    // the series first: the sorted label text is built once per series, not once per request
+    let leaf = descend(this.series, l.verb);
+    leaf = descend(descend(descend(leaf, l.dryRun), l.group), l.version);
+    leaf = descend(descend(descend(leaf, l.resource), l.subresource), l.scope);
+    let series = leaf.get(code) as Series | undefined;
     if (!series) {
       const base = {
         component: 'apiserver', dry_run: l.dryRun ? 'All' : '', group: l.group, resource: l.resource,
@@ -68,7 +84,7 @@ export class ApiMetrics {
         if (!histogram) this.histograms.set(histogramKey, (histogram = { labels: base, counts: REQUEST_DURATION_BUCKETS_SECONDS.map(() => 0), sum: 0, count: 0 }));
       }
       series = { total, histogram };
-      this.series.set(quick, series);
+      leaf.set(code, series);
     }
     series.total.value++;
     const h = series.histogram;

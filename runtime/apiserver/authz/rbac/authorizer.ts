@@ -41,9 +41,12 @@ export class RbacAuthorizer implements Authorizer {
    * Decisions for the current policy version. A decision is a pure function of the attributes and
    * the RBAC objects, so the same request under the same policy gets the same frozen result (and
    * reason text) without walking the rules again: every request of a cluster is authorized, and a
-   * handful of (user, verb, resource) shapes repeat endlessly.
+   * handful of (user, verb, resource) shapes repeat endlessly. Keyed first by the user: the user
+   * object itself when it is a frozen one the authenticator shares between requests (no text to
+   * build for it), else its name and groups as text; then by the request's attributes as text.
    */
-  private readonly decisions = new Map<string, AuthorizationResult>();
+  private decisions = new Map<UserInfo | string, Map<string, AuthorizationResult>>();
+  private decisionCount = 0;
   private decisionsVersion: number | undefined;
 
   constructor(private readonly lister: RbacLister) {}
@@ -51,16 +54,21 @@ export class RbacAuthorizer implements Authorizer {
   authorize(a: Attributes): AuthorizationResult {
     const version = this.lister.policyVersion?.();
     if (version === undefined) return this.decide(a);
-    if (version !== this.decisionsVersion) {
-      this.decisions.clear();
+    if (version !== this.decisionsVersion || this.decisionCount >= DECISIONS_MAX) {
+      this.decisions = new Map();
+      this.decisionCount = 0;
       this.decisionsVersion = version;
     }
-    const key = decisionKey(a);
-    let result = this.decisions.get(key);
+    const u = a.user;
+    const user = Object.isFrozen(u) && Object.isFrozen(u.groups) ? u : `${u.name}\u0000${u.groups.join('\u0001')}`;
+    let byRequest = this.decisions.get(user);
+    if (byRequest === undefined) this.decisions.set(user, (byRequest = new Map()));
+    const key = requestKey(a);
+    let result = byRequest.get(key);
     if (result === undefined) {
       result = Object.freeze(this.decide(a));
-      if (this.decisions.size >= DECISIONS_MAX) this.decisions.clear();
-      this.decisions.set(key, result);
+      this.decisionCount++;
+      byRequest.set(key, result);
     }
     return result;
   }
@@ -125,11 +133,9 @@ export class RbacAuthorizer implements Authorizer {
   }
 }
 
-/** Everything RBAC reads from the attributes (the user's name and groups, and the request). */
-function decisionKey(a: Attributes): string {
-  const sep = '\u0000';
-  return [a.user.name, a.user.groups.join('\u0001'), a.verb, a.resourceRequest ? 'r' : 'n', a.apiGroup ?? '', a.resource ?? '',
-    a.subresource ?? '', a.namespace ?? '', a.name ?? '', a.path ?? ''].join(sep);
+/** Everything RBAC reads from the attributes but the user. */
+function requestKey(a: Attributes): string {
+  return `${a.verb}\u0000${a.resourceRequest ? 'r' : 'n'}\u0000${a.apiGroup ?? ''}\u0000${a.resource ?? ''}\u0000${a.subresource ?? ''}\u0000${a.namespace ?? ''}\u0000${a.name ?? ''}\u0000${a.path ?? ''}`;
 }
 
 /** The first subject of a binding that names this user (directly, by group, or as its service account). */
