@@ -388,8 +388,10 @@ export class MvccStore {
     return { txn: this.applyTxn(session, op.txn) };
   }
 
+  // Index loops over a request's lists here: a proposed request is deep-frozen (state-machine.ts
+  // rememberProposal), and V8 walks a frozen array with for-of on its slow path.
   private comparesHold(compares: readonly Compare[]): boolean {
-    for (const c of compares) if (!this.compareHolds(c)) return false;
+    for (let i = 0; i < compares.length; i++) if (!this.compareHolds(compares[i]!)) return false;
     return true;
   }
 
@@ -427,7 +429,8 @@ export class MvccStore {
   /** The state checks of the branch the compares will pick (apply.go checkRequests). */
   private checkTxnBranch(req: TxnRequest, succeeded = this.comparesHold(req.compare)): EtcdError | undefined {
     const ops = succeeded ? req.success : req.failure;
-    for (const op of ops) {
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
       if ('put' in op) {
         const err = this.checkPut(op.put);
         if (err) return err;
@@ -446,7 +449,7 @@ export class MvccStore {
   private validateTxn(req: TxnRequest): EtcdError | undefined {
     const max = this.maxTxnOps;
     if (req.compare.length > max || req.success.length > max || req.failure.length > max) return ErrTooManyOps;
-    for (const c of req.compare) if (!c.key) return ErrEmptyKey;
+    for (let i = 0; i < req.compare.length; i++) if (!req.compare[i]!.key) return ErrEmptyKey;
     const err = this.validateOps(req.success) ?? this.validateOps(req.failure);
     if (err) return err;
     if (hasDuplicateWrites(req.success) || hasDuplicateWrites(req.failure)) return ErrDuplicateKey;

@@ -31,7 +31,10 @@ function rangeBytes(req: { key: string; rangeEnd?: string }): number {
 
 function txnBytes(t: { compare: { key: string; operand: string | number }[]; success: RequestOp[]; failure: RequestOp[] }): number {
   let n = 0;
-  for (const c of t.compare) n += utf8Length(c.key) + (typeof c.operand === 'string' ? utf8Length(c.operand) : 8) + FIELD_OVERHEAD_BYTES;
+  for (let i = 0; i < t.compare.length; i++) {
+    const c = t.compare[i]!;
+    n += utf8Length(c.key) + (typeof c.operand === 'string' ? utf8Length(c.operand) : 8) + FIELD_OVERHEAD_BYTES;
+  }
   for (let i = 0; i < t.success.length; i++) n += opBytes(t.success[i]!);
   for (let i = 0; i < t.failure.length; i++) n += opBytes(t.failure[i]!);
   return n;
