@@ -24,6 +24,19 @@ describe('Indexer', () => {
     expect(names(ix.byIndex(NAMESPACE_INDEX, 'b'))).toEqual([]);
   });
 
+  it('an update that keeps its index value moves its key to the end of that value, as a remove and add would', () => {
+    const ix = new Indexer<KubeObject>({ [NAMESPACE_INDEX]: namespaceIndexFunc, app: byApp, tags: (o) => Object.keys(o.metadata.labels ?? {}) });
+    for (const n of ['x', 'y', 'z']) ix.upsert(obj('a', n, { app: 'web', [n]: '1' }));
+    ix.upsert(obj('a', 'x', { app: 'web', x: '2' }));
+    expect(names(ix.byIndex('app', 'web'))).toEqual(['y', 'z', 'x']);
+    expect(names(ix.byIndex(NAMESPACE_INDEX, 'a'))).toEqual(['y', 'z', 'x']);
+    // a multi-valued index is redone: the key leaves the values it lost and joins the new ones
+    ix.upsert(obj('a', 'y', { app: 'web', z: '1' }));
+    expect(names(ix.byIndex('tags', 'y'))).toEqual([]);
+    expect(names(ix.byIndex('tags', 'z'))).toEqual(['z', 'y']);
+    expect(names(ix.byIndex('tags', 'app'))).toEqual(['z', 'x', 'y']);
+  });
+
   it('indexes what is already stored when an index is added later, and refuses a second one of the same name', () => {
     const ix = new Indexer<KubeObject>({ [NAMESPACE_INDEX]: namespaceIndexFunc });
     ix.upsert(obj('a', 'x', { app: 'web' }));

@@ -85,9 +85,9 @@ export class Indexer<T extends KubeObject> {
   upsert(obj: T): T | undefined {
     const key = metaNamespaceKey(obj);
     const old = this.items.get(key);
-    if (old) this.unindex(key, old);
     this.items.set(key, obj);
-    this.index(key, obj);
+    if (old) this.reindex(key, old, obj);
+    else this.index(key, obj);
     return old;
   }
 
@@ -111,6 +111,39 @@ export class Indexer<T extends KubeObject> {
     for (const [name, fn] of Object.entries(this.indexers)) {
       const index = this.indices.get(name)!;
       for (const value of fn(obj)) {
+        let keys = index.get(value);
+        if (!keys) index.set(value, (keys = new Set()));
+        keys.add(key);
+      }
+    }
+  }
+
+  /**
+   * updateIndices for a replaced object. An index whose single value did not change keeps its set
+   * of keys (thread_safe_store.go updateSingleIndex skips it the same way) instead of emptying,
+   * dropping and rebuilding it; the key still moves to the end of the set, as a removal and a new
+   * insertion would leave it, so byIndex lists keys in the same order as before.
+   */
+  private reindex(key: string, old: T, obj: T): void {
+    for (const name in this.indexers) {
+      const fn = this.indexers[name]!;
+      const before = fn(old);
+      const after = fn(obj);
+      const index = this.indices.get(name)!;
+      if (before.length === 1 && after.length === 1 && before[0] === after[0]) {
+        const keys = index.get(before[0]!);
+        if (keys) {
+          keys.delete(key);
+          keys.add(key);
+          continue;
+        }
+      }
+      for (const value of before) {
+        const keys = index.get(value);
+        keys?.delete(key);
+        if (keys?.size === 0) index.delete(value);
+      }
+      for (const value of after) {
         let keys = index.get(value);
         if (!keys) index.set(value, (keys = new Set()));
         keys.add(key);
