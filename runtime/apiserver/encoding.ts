@@ -84,13 +84,14 @@ export function adoptWireBody(body: unknown, textLength: number): void {
   if (isPlainObject(body)) wireBodies.set(body, textLength);
 }
 
+/** The 400 of a body the decoder cannot take (a function, not a closure made for every body). */
+function cannotHandle(r: ResourceInfo, detail: string): DecodeResult {
+  return { ok: false, status: newBadRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`) };
+}
+
 /** Decodes a request body into an object of resource `r`. */
 export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Strict' | 'Warn' | 'Ignore' = 'Warn'): DecodeResult {
   const expected = apiVersionOf(r);
-  const cannotHandle = (detail: string): DecodeResult => ({
-    ok: false,
-    status: newBadRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`),
-  });
   const wireLength = isPlainObject(body) ? wireBodies.get(body) : undefined;
   // anything but a wire body is copied, since the caller still holds it: its text gives the size too
   const text = wireLength === undefined ? jsonText(body) : undefined;
@@ -100,24 +101,27 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
   // a wire body is decoded in place, once
   if (wireLength !== undefined) wireBodies.delete(body as object);
   const copy = wireLength !== undefined ? body : text == null ? undefined : JSON.parse(text) as unknown;
-  if (!isPlainObject(copy)) return cannotHandle(`json: cannot unmarshal ${jsonType(copy)} into Go value of type struct`);
+  if (!isPlainObject(copy)) return cannotHandle(r, `json: cannot unmarshal ${jsonType(copy)} into Go value of type struct`);
   if (copy.apiVersion !== undefined && copy.apiVersion !== expected) {
-    if (typeof copy.apiVersion !== 'string') return cannotHandle(typeError(copy.apiVersion, 'TypeMeta.apiVersion', 'string'));
+    if (typeof copy.apiVersion !== 'string') return cannotHandle(r, typeError(copy.apiVersion, 'TypeMeta.apiVersion', 'string'));
     return { ok: false, status: newBadRequest(`the API version in the data (${copy.apiVersion}) does not match the expected API version (${expected})`) };
   }
   if (copy.kind !== undefined && copy.kind !== r.kind) {
-    if (typeof copy.kind !== 'string') return cannotHandle(typeError(copy.kind, 'TypeMeta.kind', 'string'));
+    if (typeof copy.kind !== 'string') return cannotHandle(r, typeError(copy.kind, 'TypeMeta.kind', 'string'));
     return { ok: false, status: newBadRequest(`the kind in the data (${copy.kind}) does not match the expected kind (${r.kind})`) };
   }
   const metadata = copy.metadata ?? {};
-  if (!isPlainObject(metadata)) return cannotHandle(typeError(metadata, `${r.kind}.metadata`, 'v1.ObjectMeta'));
+  if (!isPlainObject(metadata)) return cannotHandle(r, typeError(metadata, `${r.kind}.metadata`, 'v1.ObjectMeta'));
   const metaError = checkMetadataTypes(metadata);
-  if (metaError) return cannotHandle(metaError);
+  if (metaError) return cannotHandle(r, metaError);
 
   const unknown: string[] = [];
   const allowed = knownFields(r);
-  for (const k of Object.keys(copy)) if (!allowed.includes(k)) unknown.push(k);
-  for (const k of Object.keys(metadata)) if (!(k in METADATA_FIELDS)) unknown.push(`metadata.${k}`);
+  // index loops: every request body passes here, and iterators are not free
+  const keys = Object.keys(copy);
+  for (let i = 0; i < keys.length; i++) if (!allowed.includes(keys[i]!)) unknown.push(keys[i]!);
+  const metaKeys = Object.keys(metadata);
+  for (let i = 0; i < metaKeys.length; i++) if (!(metaKeys[i]! in METADATA_FIELDS)) unknown.push(`metadata.${metaKeys[i]!}`);
   if (unknown.length > 0 && fieldValidation === 'Strict') {
     return { ok: false, status: newBadRequest(`strict decoding error: ${unknown.map((u) => `unknown field ${JSON.stringify(u)}`).join(', ')}`) };
   }
@@ -134,17 +138,21 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
 
 const METADATA_FIELD_TYPES = Object.entries(METADATA_FIELDS);
 
+const metadataPath = (field: string): string => `ObjectMeta.metadata.${field}`;
+
 function checkMetadataTypes(m: Record<string, unknown>): string | undefined {
-  for (const [field, type] of METADATA_FIELD_TYPES) {
+  for (let i = 0; i < METADATA_FIELD_TYPES.length; i++) {
+    const field = METADATA_FIELD_TYPES[i]![0];
+    const type = METADATA_FIELD_TYPES[i]![1];
     const v = m[field];
     if (v === undefined || v === null) continue;
-    const where = `ObjectMeta.metadata.${field}`;
-    if (type === 'string' && typeof v !== 'string') return typeError(v, where, 'string');
-    if (type === 'number' && (typeof v !== 'number' || !Number.isInteger(v))) return typeError(v, where, 'int64');
-    if (type === 'array' && !Array.isArray(v)) return typeError(v, where, '[]string');
+    // the field's path is spelled out only for an error
+    if (type === 'string' && typeof v !== 'string') return typeError(v, metadataPath(field), 'string');
+    if (type === 'number' && (typeof v !== 'number' || !Number.isInteger(v))) return typeError(v, metadataPath(field), 'int64');
+    if (type === 'array' && !Array.isArray(v)) return typeError(v, metadataPath(field), '[]string');
     if (type === 'map') {
-      if (!isPlainObject(v)) return typeError(v, where, 'map[string]string');
-      for (const val of Object.values(v)) if (typeof val !== 'string') return typeError(val, where, 'string');
+      if (!isPlainObject(v)) return typeError(v, metadataPath(field), 'map[string]string');
+      for (const val of Object.values(v)) if (typeof val !== 'string') return typeError(val, metadataPath(field), 'string');
     }
   }
   const finalizers = m.finalizers;
