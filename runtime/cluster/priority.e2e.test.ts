@@ -98,4 +98,41 @@ describe('pod priority', { timeout: 120_000 }, () => {
     const described = await ok(cluster, 'describe pod high-pod');
     expect(described).toMatch(/\nPriority:\s+1000000\nPriority Class Name:\s+high\n/);
   });
+
+  it("the room a preemption frees is the preemptor's: neither a second preemptor nor the victim's replacement takes it", async () => {
+    const cluster = createCluster({ seed: 7, topology: 'single-node' });
+    await ok(cluster, 'apply -f -', priorityClass('low', 100) + '---\n' + priorityClass('high', 1_000_000));
+    // the victim belongs to a Deployment, so its ReplicaSet recreates it at once
+    await ok(cluster, 'apply -f -', `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: low }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: low } }
+  template:
+    metadata: { labels: { app: low } }
+    spec:
+      priorityClassName: low
+      containers: [{ name: app, image: 'busybox:1.36', command: [sleep, '3600'], resources: { requests: { cpu: '3' } } }]
+`);
+    const lowPods = async (): Promise<Pod[]> => (await json<List<Pod>>(cluster, 'get pods -l app=low')).items;
+    await until(cluster, async () => (await lowPods()).some((p) => p.status?.phase === 'Running'), 60_000);
+    const victim = (await lowPods())[0]!.metadata.name!;
+
+    // two preemptors at once, room for one: the second must count the first one's nomination
+    // (RunFilterPluginsWithNominatedPods), so it finds no victim of its own
+    await ok(cluster, 'apply -f -', bigPod('high-a', 'high') + '---\n' + bigPod('high-b', 'high'));
+    await cluster.advance(90_000);
+    const phases = [await phaseOf(cluster, 'high-a'), await phaseOf(cluster, 'high-b')].sort();
+    expect(phases).toEqual(['Pending', 'Running']);
+    const replacement = (await lowPods()).filter((p) => p.metadata.name !== victim);
+    expect(replacement.map((p) => [p.status?.phase, p.spec.nodeName])).toEqual([['Pending', undefined]]);
+
+    const events = (await json<List<CoreEvent>>(cluster, 'get events')).items;
+    expect(events.filter((e) => e.reason === 'Preempted').map((e) => e.involvedObject.name)).toEqual([victim]);
+    expect(events.filter((e) => e.reason === 'Scheduled' && e.involvedObject.name === replacement[0]!.metadata.name)).toEqual([]);
+    // the victim was told why before it went
+    const gone = events.find((e) => e.reason === 'Preempted')!;
+    expect(gone.message).toMatch(/^Preempted by pod [0-9a-f-]+ on node cp-1$/);
+  });
 });

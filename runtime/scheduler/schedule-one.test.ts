@@ -115,6 +115,36 @@ describe('FitError messages', () => {
   });
 });
 
+// schedule_one.go findNodesThatFitPod / framework RunFilterPluginsWithNominatedPods, evaluateNominatedNode
+describe('pods nominated to a node', () => {
+  const nominated = (name: string, priority: number, cpu: string): Pod => ({ ...makePod(name, { priority, containers: [container({ cpu })] }), status: { nominatedNodeName: 'a' } });
+  const withNominated = (pod: Pod, others: Pod[]): ScheduleOutcome => {
+    const rng = createRng(1);
+    return scheduleOne({
+      profile: defaultProfile(), snapshot: Snapshot.build([makeNode('a', { cpu: '4' }), makeNode('b', { cpu: '2' })], []), pod,
+      intn: (n) => rng.nextInt(n), nextStartNodeIndex: 0,
+      nominatedPods: (node) => (node === 'a' ? others.map((o) => newPodInfo(o)) : []),
+    });
+  };
+
+  it('keep their room from pods of lower priority', () => {
+    const pod = makePod('low', { priority: 10, containers: [container({ cpu: '3' })] });
+    expect(message(withNominated(pod, []))).toBe('Scheduled');
+    expect(message(withNominated(pod, [nominated('high', 100, '3')]))).toBe('0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
+  });
+
+  it('of equal priority count too; of lower priority they do not', () => {
+    const pod = makePod('mid', { priority: 100, containers: [container({ cpu: '3' })] });
+    expect(message(withNominated(pod, [nominated('peer', 100, '3')]))).toMatch(/^0\/2 nodes are available: 2 Insufficient cpu\./);
+    expect(withNominated(pod, [nominated('lower', 10, '3')])).toMatchObject({ kind: 'Scheduled', suggestedHost: 'a' });
+  });
+
+  it('a pod is not kept out by its own nomination, and tries its nominated node first', () => {
+    const self = nominated('self', 100, '1');
+    expect(withNominated(self, [self])).toMatchObject({ kind: 'Scheduled', suggestedHost: 'a', evaluatedNodes: 1 });
+  });
+});
+
 describe('choosing a node', () => {
   it('prefers the least allocated node and records why', () => {
     const nodes = [

@@ -14,7 +14,7 @@ import {
   type Status,
 } from './framework/interface.ts';
 import type { CycleContext, PostFilterResult } from './framework/cycle.ts';
-import type { SchedNodeInfo } from './framework/node-info.ts';
+import { addPod, cloneNodeInfo, type SchedNodeInfo } from './framework/node-info.ts';
 import { newPodInfo, type SchedPodInfo } from './framework/pod-info.ts';
 import type { Snapshot } from './framework/snapshot.ts';
 import { errorStatus, isRejected, isSuccess, statusMessage, success } from './framework/status.ts';
@@ -50,6 +50,8 @@ export interface ScheduleInput {
    * them as annotations: the scheduler on a big cluster); decisions are the same. Default true.
    */
   recordPerNode?: boolean;
+  /** Pods preemption nominated to a node (the queue's nominator); none when undefined. */
+  nominatedPods?: (nodeName: string) => readonly SchedPodInfo[];
 }
 
 /** framework.FitError, with the message formatted as upstream. */
@@ -111,6 +113,36 @@ function runFilters(
   return [success(), ''];
 }
 
+/**
+ * RunFilterPluginsWithNominatedPods: when pods of equal or higher priority are nominated to the
+ * node, filter first as if they ran there (addGENominatedPods; the room preemption freed is theirs),
+ * then, if that passes, as the node is. Simplified: the PreFilter state of InterPodAffinity and
+ * PodTopologySpread is not told about those pods (upstream's RunPreFilterExtensionAddPod).
+ */
+function runFiltersWithNominatedPods(
+  c: Cycle,
+  state: CycleState,
+  pod: SchedPodInfo,
+  info: SchedNodeInfo,
+  record: boolean,
+): [Status, string] {
+  const nominated = (c.input.nominatedPods?.(info.node?.name ?? '') ?? []).filter(
+    (p) => p.priority >= pod.priority && !samePod(p, pod),
+  );
+  if (nominated.length > 0) {
+    const withNominated = cloneNodeInfo(info);
+    for (const p of nominated) addPod(withNominated, p);
+    const first = runFilters(c, state, pod, withNominated, record);
+    if (!isSuccess(first[0])) return first;
+  }
+  return runFilters(c, state, pod, info, record);
+}
+
+function samePod(a: SchedPodInfo, b: SchedPodInfo): boolean {
+  const ua = a.pod.metadata.uid;
+  return ua !== undefined && ua !== '' ? ua === b.pod.metadata.uid : a.namespace === b.namespace && a.name === b.name;
+}
+
 type Step<T> = { ok: true; value: T } | { ok: false; outcome: ScheduleOutcome };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -161,7 +193,7 @@ function unschedulableOutcome(
   let nominated: PostFilterResult | null = null;
   let postFilterMsg = '';
   const filterFn = (st: CycleState, p: SchedPodInfo, info: SchedNodeInfo) =>
-    runFilters(c, st, p, info, false)[0];
+    runFiltersWithNominatedPods(c, st, p, info, false)[0];
   for (const pl of c.input.profile.postFilter) {
     const [result, s] = pl.postFilter(c.state, c.pod, nodeToStatus, c.ctx, filterFn);
     for (const node of nodeToStatus.keys())
@@ -206,7 +238,7 @@ function findFeasible(
   const start = n === 0 ? 0 : c.input.nextStartNodeIndex % n;
   for (let i = 0; i < n && feasible.length < toFind; i++) {
     const info = all[(start + i) % n]!;
-    const [s, plugin] = runFilters(c, c.state, c.pod, info, c.input.recordPerNode !== false);
+    const [s, plugin] = runFiltersWithNominatedPods(c, c.state, c.pod, info, c.input.recordPerNode !== false);
     if (isSuccess(s)) feasible.push(info);
     else if (isRejected(s)) {
       statuses.set(info.node?.name ?? '', s);
@@ -332,6 +364,12 @@ export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
       statusMessage(pre.value),
       new Set([plugin]),
     );
+  }
+  // evaluateNominatedNode: a pod that preempted for a node tries that node first, alone
+  const nominatedNode = pod.pod.status?.nominatedNodeName;
+  const onNominated = nominatedNode ? all.find((n) => n.node?.name === nominatedNode) : undefined;
+  if (onNominated && isSuccess(runFiltersWithNominatedPods(c, c.state, c.pod, onNominated, c.input.recordPerNode !== false)[0])) {
+    return scheduled(c, input.nextStartNodeIndex, nominatedNode!, 1, 1, []);
   }
   const found = findFeasible(c);
   if (!found.ok) return found.outcome;

@@ -26,6 +26,7 @@ import {
 } from '../queue/scheduling-queue.ts';
 import { bindPod, deletePod, patchAnnotations, patchPodStatus } from './api-calls.ts';
 import { SchedulerCache } from './cache.ts';
+import { Nominator } from '../queue/nominator.ts';
 import {
   assignedPod,
   isPodUpdated,
@@ -75,6 +76,8 @@ export class RunningScheduler {
   private readonly profiles = new Map<string, Profile>();
   private readonly timers: TimerHandle[] = [];
   private nextStartNodeIndex = 0;
+  /** Pods preemption nominated to a node (the scheduling queue's nominator upstream). */
+  private readonly nominator = new Nominator();
   private kicked = false;
   private stopped = false;
   /** Scheduling cycles run so far (for tests and the UI). */
@@ -173,6 +176,7 @@ export class RunningScheduler {
       this.moveAll({ resource: 'Pod', action: 'Add' });
     } else if (this.responsible(pod)) {
       this.queue.add(newPodInfo(pod), this.d.ctx.now());
+      this.nominator.add(pod);
       this.kick();
     }
   }
@@ -180,13 +184,17 @@ export class RunningScheduler {
   private onPodUpdate(oldPod: Pod, newPod: Pod): void {
     if (assignedPod(newPod)) {
       // a pod leaving the unscheduled set (bound) is deleted from the queue, added to the cache
-      if (!assignedPod(oldPod)) this.queue.delete(this.key(newPod));
+      if (!assignedPod(oldPod)) {
+        this.queue.delete(this.key(newPod));
+        this.nominator.delete(newPod);
+      }
       this.cache.addOrUpdateBoundPod(newPod);
       this.moveAll({ resource: 'Pod', action: assignedPod(oldPod) ? 'Update' : 'Add' });
       return;
     }
     if (!this.responsible(newPod)) return;
     if (oldPod.metadata.resourceVersion === newPod.metadata.resourceVersion) return;
+    this.nominator.update(oldPod, newPod);
     // updatePodInSchedulingQueue: an assumed pod is being bound; a status-only change leaves it be
     if (this.cache.isAssumed(newPod) || !isPodUpdated(oldPod, newPod)) return;
     this.queue.add(newPodInfo(newPod), this.d.ctx.now());
@@ -199,6 +207,7 @@ export class RunningScheduler {
       this.moveAll({ resource: 'Pod', action: 'Delete' });
     } else {
       this.queue.delete(this.key(pod));
+      this.nominator.delete(pod);
     }
   }
 
@@ -232,6 +241,7 @@ export class RunningScheduler {
       nextStartNodeIndex: this.nextStartNodeIndex,
       // the per-node entries only matter when the annotations are written (writeResults)
       recordPerNode: this.d.resultClient !== undefined,
+      nominatedPods: (node) => this.nominator.forNode(node),
       ...(this.d.config.percentageOfNodesToScore === undefined
         ? {}
         : { percentageOfNodesToScore: this.d.config.percentageOfNodesToScore }),
@@ -240,6 +250,7 @@ export class RunningScheduler {
     this.writeResults(pod, outcome);
     if (outcome.kind === 'Scheduled') {
       ctx.trace('scheduler.assume', `${this.key(pod)} -> ${outcome.suggestedHost}`);
+      this.nominator.delete(pod);
       this.bindingCycle(info, podCycle, pod, outcome.suggestedHost, profile);
     } else if (outcome.kind === 'Unschedulable') {
       this.deleteVictims(pod, outcome.nominated);
@@ -309,9 +320,31 @@ export class RunningScheduler {
           `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${nominated.nominatedNodeName}`,
         );
       }
-      deletePod(this.d.client, v.namespace, v.name, (err) => {
-        if (err && this.d.ctx.isLive()) this.d.log(`deleting victim ${v.namespace}/${v.name}: ${err}`);
-      });
+      const remove = (): void =>
+        deletePod(this.d.client, v.namespace, v.name, (err) => {
+          if (err && this.d.ctx.isLive()) this.d.log(`deleting victim ${v.namespace}/${v.name}: ${err}`);
+        });
+      if (!victim) {
+        remove();
+        continue;
+      }
+      // the victim is told why before it goes: DisruptionTarget, PreemptionByScheduler
+      const { changed, conditions } = updatePodCondition(
+        victim.status?.conditions ?? [],
+        {
+          type: 'DisruptionTarget',
+          status: 'True',
+          reason: 'PreemptionByScheduler',
+          message: `${preemptor.spec.schedulerName ?? 'default-scheduler'}: preempting to accommodate a higher priority pod`,
+        },
+        rfc3339(this.d.ctx.now()),
+      );
+      if (!changed) remove();
+      else
+        patchPodStatus(this.d.client, victim, { conditions }, (err) => {
+          if (err && this.d.ctx.isLive()) this.d.log(`updating victim ${v.namespace}/${v.name}: ${err}`);
+          remove();
+        });
     }
   }
 
@@ -324,6 +357,9 @@ export class RunningScheduler {
     const nowMs = ctx.now();
     const cached = this.pods.lister.get(info.pod.namespace, info.pod.name);
     if (cached && !assignedPod(cached)) {
+      // AddNominatedPod: preemption's node overrides; an error clears the nomination; otherwise the pod's own stands
+      if (f.reason === 'SchedulerError') this.nominator.delete(cached);
+      else this.nominator.add(cached, f.nominated?.nominatedNodeName);
       const requeued = { ...info, pod: newPodInfo(cached) };
       this.queue.addUnschedulable(requeued, podCycle, nowMs, {
         ...(f.plugins ? { plugins: f.plugins } : {}),

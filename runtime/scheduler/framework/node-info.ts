@@ -66,6 +66,17 @@ function addSigned(into: FullResource, r: FullResource, sign: 1 | -1): void {
   into.ephemeralStorage += sign * r.ephemeralStorage;
 }
 
+/** NodeInfo.Snapshot: a copy whose pods, sums and ports can change without touching the original. */
+export function cloneNodeInfo(info: SchedNodeInfo): SchedNodeInfo {
+  return {
+    ...info,
+    requested: { ...info.requested },
+    nonZeroRequested: { ...info.nonZeroRequested },
+    pods: [...info.pods],
+    usedPorts: [...info.usedPorts],
+  };
+}
+
 /** NodeInfo.AddPod: accounts the pod's requests and host ports on the node. */
 export function addPod(info: SchedNodeInfo, pod: SchedPodInfo): void {
   info.pods.push(pod);
