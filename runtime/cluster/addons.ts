@@ -1,6 +1,9 @@
-// The cluster addons kubeadm and kind install at bootstrap: kube-proxy and the CNI agent
-// (kindnet) as DaemonSets in kube-system, with the service accounts and RBAC they run as.
-// mirrors cmd/kubeadm/app/phases/addons/proxy/manifests.go (the kube-proxy DaemonSet, its
+// The cluster addons kubeadm and kind install at bootstrap: CoreDNS (a Deployment behind the
+// kube-dns Service), kube-proxy and the CNI agent (kindnet) as DaemonSets in kube-system, with the
+// service accounts and RBAC they run as.
+// mirrors cmd/kubeadm/app/phases/addons/dns/manifests.go (CoreDNS: ConfigMap, system:coredns RBAC,
+// ServiceAccount, Deployment of 2, kube-dns Service at the 10th address of the service range),
+// cmd/kubeadm/app/phases/addons/proxy/manifests.go (the kube-proxy DaemonSet, its
 // ConfigMap, ServiceAccount and the kubeadm:node-proxier binding) and kind's
 // pkg/build/nodeimage/const_cni.go (the kindnet manifest).
 //
@@ -8,12 +11,17 @@
 // container does (a node without it keeps stale rules), and kindnet's container writes the node's
 // CNI config, without which the node is NotReady and runs no pod that needs the pod network, and
 // routes the other nodes' podCIDRs (network/routes.ts), without which their pods are unreachable.
-import type { ClusterRole, ClusterRoleBinding, DaemonSet, KubeObject } from '../api/index.ts';
+import type { ClusterRole, ClusterRoleBinding, DaemonSet, Deployment, KubeObject, Service } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
 import { KUBERNETES_IMAGE_TAG } from './static-pods.ts';
 
 export const KUBE_PROXY_IMAGE = `registry.k8s.io/kube-proxy:${KUBERNETES_IMAGE_TAG}`;
 export const KINDNET_IMAGE = 'docker.io/kindest/kindnetd:v20240813-c6f155d6';
+/** kubeadm v1.33's CoreDNS (cmd/kubeadm/app/constants CoreDNSVersion). */
+export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.12.0';
+/** kubeadm's DNS service IP: the 10th address of the service subnet 10.96.0.0/12 (GetDNSIP). */
+export const DNS_SERVICE_IP = '10.96.0.10';
+const COREDNS_LABELS = { 'k8s-app': 'kube-dns' };
 const NS = 'kube-system';
 /** kind's pod subnet; a plan for hundreds of nodes passes a wider one (ClusterPlan.podSubnet). */
 const POD_SUBNET = '10.244.0.0/16';
@@ -111,7 +119,103 @@ export function kindnetDaemonSet(podSubnet = POD_SUBNET): DaemonSet {
   } as DaemonSet;
 }
 
-/** Every object the addons need, in creation order (accounts and RBAC before the DaemonSets). */
+const COREFILE = `.:53 {
+    errors
+    health {
+       lameduck 5s
+    }
+    ready
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+       pods insecure
+       fallthrough in-addr.arpa ip6.arpa
+       ttl 30
+    }
+    prometheus :9153
+    forward . /etc/resolv.conf {
+       max_concurrent 1000
+    }
+    cache 30 {
+       disable success cluster.local
+       disable denial cluster.local
+    }
+    loop
+    reload
+    loadbalance
+}
+`;
+
+/** kubeadm's CoreDNS Deployment: 2 replicas spread by preferred anti-affinity, tolerating the control plane. */
+export function corednsDeployment(): Deployment {
+  return {
+    apiVersion: 'apps/v1', kind: 'Deployment',
+    metadata: { name: 'coredns', namespace: NS, labels: { ...COREDNS_LABELS } },
+    spec: {
+      replicas: 2,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
+      selector: { matchLabels: { ...COREDNS_LABELS } },
+      template: {
+        metadata: { labels: { ...COREDNS_LABELS } },
+        spec: {
+          priorityClassName: 'system-cluster-critical',
+          serviceAccountName: 'coredns',
+          affinity: {
+            podAntiAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [{
+                weight: 100,
+                podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'k8s-app', operator: 'In', values: ['kube-dns'] }] }, topologyKey: 'kubernetes.io/hostname' },
+              }],
+            },
+          },
+          tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          containers: [{
+            name: 'coredns',
+            image: COREDNS_IMAGE,
+            imagePullPolicy: 'IfNotPresent',
+            resources: { limits: { memory: '170Mi' }, requests: { cpu: '100m', memory: '70Mi' } },
+            args: ['-conf', '/etc/coredns/Corefile'],
+            volumeMounts: [{ name: 'config-volume', mountPath: '/etc/coredns', readOnly: true }],
+            ports: [
+              { containerPort: 53, name: 'dns', protocol: 'UDP' },
+              { containerPort: 53, name: 'dns-tcp', protocol: 'TCP' },
+              { containerPort: 9153, name: 'metrics', protocol: 'TCP' },
+              { containerPort: 8080, name: 'liveness-probe', protocol: 'TCP' },
+              { containerPort: 8181, name: 'readiness-probe', protocol: 'TCP' },
+            ],
+            livenessProbe: { httpGet: { path: '/health', port: 'liveness-probe', scheme: 'HTTP' }, initialDelaySeconds: 60, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 5 },
+            readinessProbe: { httpGet: { path: '/ready', port: 'readiness-probe', scheme: 'HTTP' } },
+            securityContext: { allowPrivilegeEscalation: false, capabilities: { add: ['NET_BIND_SERVICE'], drop: ['ALL'] }, readOnlyRootFilesystem: true },
+          }],
+          dnsPolicy: 'Default',
+          volumes: [{ name: 'config-volume', configMap: { name: 'coredns', items: [{ key: 'Corefile', path: 'Corefile' }] } }],
+        },
+      },
+    },
+  } as Deployment;
+}
+
+/** kubeadm's kube-dns Service: DNS over UDP and TCP, and CoreDNS's metrics. */
+export function kubeDnsService(): Service {
+  return {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: {
+      name: 'kube-dns', namespace: NS,
+      labels: { ...COREDNS_LABELS, 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' },
+      annotations: { 'prometheus.io/port': '9153', 'prometheus.io/scrape': 'true' },
+    },
+    spec: {
+      clusterIP: DNS_SERVICE_IP,
+      ports: [
+        { name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 },
+        { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 },
+        { name: 'metrics', port: 9153, protocol: 'TCP', targetPort: 9153 },
+      ],
+      selector: { ...COREDNS_LABELS },
+    },
+  } as Service;
+}
+
+/** Every object the addons need, in creation order (accounts and RBAC before the workloads). */
 export function addonObjects(podSubnet = POD_SUBNET): { group: string; resource: string; namespace?: string; body: KubeObject }[] {
   const kindnetRole: ClusterRole = {
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'kindnet' },
@@ -126,7 +230,21 @@ export function addonObjects(podSubnet = POD_SUBNET): { group: string; resource:
     subjects: [{ kind: 'ServiceAccount', name: account, namespace: NS }],
   } as ClusterRoleBinding);
   const rbac = 'rbac.authorization.k8s.io';
+  const corednsRole: ClusterRole = {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'system:coredns' },
+    rules: [
+      { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
+      { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
+    ],
+  } as ClusterRole;
   return [
+    // kubeadm's dns phase (createCoreDNSAddon): ConfigMap, RBAC and account, Deployment, Service
+    { group: '', resource: 'configmaps', namespace: NS, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: NS }, data: { Corefile: COREFILE } } as KubeObject },
+    { group: rbac, resource: 'clusterroles', body: corednsRole },
+    { group: rbac, resource: 'clusterrolebindings', body: binding('system:coredns', 'system:coredns', 'coredns') },
+    { group: '', resource: 'serviceaccounts', namespace: NS, body: serviceAccount('coredns') },
+    { group: 'apps', resource: 'deployments', namespace: NS, body: corednsDeployment() },
+    { group: '', resource: 'services', namespace: NS, body: kubeDnsService() },
     { group: '', resource: 'serviceaccounts', namespace: NS, body: serviceAccount('kube-proxy') },
     { group: '', resource: 'configmaps', namespace: NS, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-proxy', namespace: NS, labels: { app: 'kube-proxy' } }, data: { 'config.conf': kubeProxyConfig(podSubnet) } } as KubeObject },
     { group: rbac, resource: 'clusterrolebindings', body: binding('kubeadm:node-proxier', 'system:node-proxier', 'kube-proxy') },

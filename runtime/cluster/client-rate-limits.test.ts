@@ -8,7 +8,7 @@ describe('client rate limits', () => {
   it('defaults to upstream\'s limits for every component', () => {
     expect(planCluster({}).clientRateLimits).toEqual({
       'kube-controller-manager': { qps: 20, burst: 30 }, 'kube-scheduler': { qps: 50, burst: 100 }, kubelet: { qps: 50, burst: 100 },
-      'kube-proxy': { qps: 5, burst: 10 }, 'cloud-controller-manager': { qps: 20, burst: 30 }, kubectl: { qps: 5, burst: 10 }, kindnet: { qps: 5, burst: 10 },
+      'kube-proxy': { qps: 5, burst: 10 }, 'cloud-controller-manager': { qps: 20, burst: 30 }, kubectl: { qps: 5, burst: 10 }, kindnet: { qps: 5, burst: 10 }, coredns: { qps: 5, burst: 10 },
     });
   });
 

@@ -4,7 +4,7 @@
 import type { ClientRateLimits } from '../client/index.ts';
 
 export type RateLimitedComponent =
-  | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet' | 'kube-proxy' | 'cloud-controller-manager' | 'kubectl' | 'kindnet';
+  | 'kube-controller-manager' | 'kube-scheduler' | 'kubelet' | 'kube-proxy' | 'cloud-controller-manager' | 'kubectl' | 'kindnet' | 'coredns';
 
 /** Upstream's defaults, each where the component sets it. */
 export const UPSTREAM_CLIENT_RATE_LIMITS: Readonly<Record<RateLimitedComponent, ClientRateLimits>> = {
@@ -25,6 +25,8 @@ export const UPSTREAM_CLIENT_RATE_LIMITS: Readonly<Record<RateLimitedComponent, 
   kubectl: { qps: 5, burst: 10 },
   // kind's kindnetd builds rest.InClusterConfig() and sets neither: client-go's defaults
   kindnet: { qps: 5, burst: 10 },
+  // CoreDNS's kubernetes plugin builds its client from the in-cluster config and sets neither
+  coredns: { qps: 5, burst: 10 },
 };
 
 /** Every component's limits: upstream's, with the options' overrides (a missing burst keeps upstream's). */

@@ -8,7 +8,7 @@
 import type { Kernel } from '../kernel/index.ts';
 import { RestClient, ThrottleLog, type ClientRateLimits, type RestCredentials, type RestHost } from '../client/index.ts';
 import { ContainerRuntime } from '../cri/index.ts';
-import { CniConfigDirs, ClusterNetwork, KINDNET_CONFIG_FILE, kindnetConfList, kindnetProgram, kubeProxyProgram } from '../network/index.ts';
+import { CniConfigDirs, ClusterNetwork, KINDNET_CONFIG_FILE, corednsProgram, kindnetConfList, kindnetProgram, kubeProxyProgram } from '../network/index.ts';
 import { startKubelet, type StaticPodSource } from '../kubelet/index.ts';
 import { startScheduler, type KubeSchedulerConfiguration } from '../scheduler/index.ts';
 import { ALL_CONTROLLERS, controllerManagerClientSuffixes, startControllerManager, type ControllerName } from '../controllers/index.ts';
@@ -31,6 +31,7 @@ const SCHEDULER_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'syst
 const KCM_CREDENTIALS: RestCredentials = { clientCert: { commonName: 'system:kube-controller-manager' } };
 /** kindnet's pods run as the kube-system/kindnet service account (kind's manifest, addons.ts). */
 const KINDNET_CREDENTIALS: RestCredentials = { token: 'sa-token:kube-system:kindnet' };
+const COREDNS_CREDENTIALS: RestCredentials = { token: 'sa-token:kube-system:coredns' };
 /**
  * The controllers kube-controller-manager runs: all of them (podgc included: in a managed cluster
  * the cloud-controller-manager deletes the Nodes of deleted instances and podgc removes their pods).
@@ -110,6 +111,12 @@ function startNodeComponents(
     nodeName: m.name, nodeIP: m.internalIP, configs: cniConfigs, network, restClient: clientOf(kindnetProcess, KINDNET_CREDENTIALS, undefined, limits.kindnet),
     processName: kindnetProcess, routes: kindnetRoutes,
   });
+  // CoreDNS runs in the coredns Deployment's containers that land on this node
+  const corednsProcess = `coredns-${m.name}`;
+  const coredns = corednsProgram(kernel, {
+    nodeName: m.name, restClient: clientOf(corednsProcess, COREDNS_CREDENTIALS, undefined, limits.coredns), processName: corednsProcess,
+    register: (server) => network.setDnsServer(m.name, server),
+  });
   const newRuntime = (preloaded: string[]): ContainerRuntime => {
     const cri = new ContainerRuntime(kernel, {
       nodeName: m.name, rng: kernel.forkRng(`cri-${m.name}-${runtimes.size}`), preloadedImages: preloaded,
@@ -118,6 +125,7 @@ function startNodeComponents(
     runtimes.set(m.name, cri);
     kubeProxy.follow(cri);
     kindnet.follow(cri);
+    coredns.follow(cri);
     return cri;
   };
   newRuntime((m.spec.images ?? []).flatMap((i) => i.names.slice(0, 1)));
@@ -137,7 +145,7 @@ function startNodeComponents(
   });
   components.set(kubelet, processComponent(kernel, kubelet, m.name, 'kubelet', {
     // kindnet is no component of its own; its client shares the machine's network, so a partition cuts it with the kubelet's
-    extraEndpoints: () => [kindnetProcess, `${kindnetProcess}-client`],
+    extraEndpoints: () => [kindnetProcess, `${kindnetProcess}-client`, corednsProcess, `${corednsProcess}-client`],
     // kill -9 of the whole machine: the kubelet's containers die with it, its images stay on disk;
     // its routing table is kernel memory: gone, until kindnet adds the routes again
     onMachineStop: () => {

@@ -174,7 +174,7 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     const r = await cluster.kubectl('get --raw /metrics');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('# TYPE apiserver_request_duration_seconds histogram');
-    expect(r.stdout).toMatch(/apiserver_request_duration_seconds_count\{[^}]*resource="pods",scope="namespace",subresource="",verb="POST",version="v1"\} 16/); // 3 by kubectl, 6 by the ReplicaSet controller, 1 invalid, 4 mirror pods by the kubelet, 2 by the DaemonSet controller (kube-proxy, kindnet)
+    expect(r.stdout).toMatch(/apiserver_request_duration_seconds_count\{[^}]*resource="pods",scope="namespace",subresource="",verb="POST",version="v1"\} 18/); // 3 by kubectl, 6 by the ReplicaSet controller for the manifests and 2 for CoreDNS, 1 invalid, 4 mirror pods by the kubelet, 2 by the DaemonSet controller (kube-proxy, kindnet)
   });
 });
 
@@ -183,12 +183,12 @@ describe('topologies', { timeout: 60_000 }, () => {
     const cluster = createCluster({ topology: 'ha', seed: 3 });
     expect((await cluster.kubectl('get nodes')).stdout).toBe([
       'NAME       STATUS   ROLES           AGE   VERSION',
-      'cp-1       Ready    control-plane   2s    v1.33.0',
-      'cp-2       Ready    control-plane   2s    v1.33.0',
-      'cp-3       Ready    control-plane   2s    v1.33.0',
-      'worker-1   Ready    <none>          2s    v1.33.0',
-      'worker-2   Ready    <none>          2s    v1.33.0',
-      'worker-3   Ready    <none>          2s    v1.33.0',
+      'cp-1       Ready    control-plane   3s    v1.33.0',
+      'cp-2       Ready    control-plane   3s    v1.33.0',
+      'cp-3       Ready    control-plane   3s    v1.33.0',
+      'worker-1   Ready    <none>          3s    v1.33.0',
+      'worker-2   Ready    <none>          3s    v1.33.0',
+      'worker-3   Ready    <none>          3s    v1.33.0',
       '',
     ].join('\n'));
     const cp = await json(cluster, 'get node cp-2');

@@ -50,7 +50,9 @@ describe('Service allocation with three API server replicas', () => {
     const table = (await cluster.kubectl('get ipaddresses')).stdout.trim().split('\n');
     expect(table[0]).toMatch(/^NAME\s+PARENTREF$/);
     const rows = new Map(table.slice(1).map((l) => l.split(/\s+/) as [string, string]));
-    expect([...rows.keys()].sort()).toEqual([...ips].sort());
+    // ... and kube-system's kube-dns, at kubeadm's fixed 10.96.0.10
+    expect([...rows.keys()].sort()).toEqual([...ips, '10.96.0.10'].sort());
+    expect(rows.get('10.96.0.10')).toBe('services/kube-system/kube-dns');
     for (const s of listed.items) expect(rows.get(s.spec!.clusterIP!)).toBe(`services/default/${s.metadata.name}`);
     // the node port bitmap in etcd holds exactly the Services' node ports
     const stored = (await cluster.etcdctl('get /registry/ranges/servicenodeports --print-value-only')).stdout;

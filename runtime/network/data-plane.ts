@@ -5,6 +5,7 @@
 // and kindnets program it, and `sendRequest` / `sendExternalRequest` walk a packet through the
 // rules of the node that handles it (packet-walk.ts), then along that node's route to the pod
 // that answers.
+import { CLUSTER_DOMAIN, NOT_RUNNING, type DnsServer } from './coredns.ts';
 import { PodCidrIpam } from './ipam.ts';
 import { renderRule, type IptablesRule } from './iptables.ts';
 import { inCidr, walkPacket, type Packet, type Trail } from './packet-walk.ts';
@@ -35,6 +36,17 @@ export interface RouteHop {
   route: string;
 }
 
+/** How a pod's resolver found a name: each query it sent (search list order) and the CoreDNS pod that answered. */
+export interface DnsLookup {
+  name: string;
+  addresses: string[];
+  queries: { name: string; rcode: string }[];
+  /** The CoreDNS pod the last query reached through the kube-dns Service. */
+  server?: PodRef & { podIP: string };
+}
+
+export type LookupResult = ({ ok: true } & DnsLookup) | { ok: false; error: string; queries: { name: string; rcode: string }[] };
+
 export type RequestResult =
   | {
     ok: true; pod: PodRef; podIP: string; targetPort: number; chains: string[]; rules: string[];
@@ -44,6 +56,8 @@ export type RequestResult =
     clientIP: string;
     /** The route to the pod's node, when the pod runs on another node than the one forwarding the packet. */
     route?: RouteHop;
+    /** How the target's name was resolved, when it was a name. */
+    dns?: DnsLookup;
   }
   | {
     ok: false; error: string; chains: string[]; rules: string[]; node?: string;
@@ -66,14 +80,59 @@ export class ClusterNetwork {
   private readonly ipOfNode = new Map<string, string>();
   private readonly routes = new RouteTables();
   private readonly gatewayRoutesPods: boolean;
+  /** Each node's CoreDNS, registered by the program in its CoreDNS container. */
+  private readonly dnsServers = new Map<string, DnsServer>();
+  /** The kube-dns Service's cluster IP: the kubelet's --cluster-dns, every ClusterFirst pod's nameserver. */
+  readonly clusterDNS: string;
 
   /**
    * options.gatewayRoutesPodCIDRs: the machines' gateway routes every node's podCIDR to that node
    * (as a cloud VPC's route table does), so a node without its own route still reaches other
    * nodes' pods through its default route; without it (kind) only the nodes' own routes do.
    */
-  constructor(private readonly rng: { nextFloat(): number }, options: { gatewayRoutesPodCIDRs?: boolean } = {}) {
+  constructor(private readonly rng: { nextFloat(): number }, options: { gatewayRoutesPodCIDRs?: boolean; clusterDNS?: string } = {}) {
     this.gatewayRoutesPods = options.gatewayRoutesPodCIDRs ?? false;
+    this.clusterDNS = options.clusterDNS ?? '10.96.0.10';
+  }
+
+  /** A CoreDNS process on nodeName started (each incarnation registers; a dead one answers nothing). */
+  setDnsServer(nodeName: string, server: DnsServer): void {
+    this.dnsServers.set(nodeName, server);
+  }
+
+  /**
+   * The pod's resolver (resolv.conf: nameserver <clusterDNS>, search <ns>.svc.cluster.local
+   * svc.cluster.local cluster.local, options ndots:5): a name with fewer than 5 dots is tried with
+   * each search domain first, then as given. Each query is a UDP packet to the kube-dns Service
+   * through the pod's node's rules to a CoreDNS pod, whose program answers from its informers.
+   */
+  lookup(fromPodIP: string, name: string): LookupResult {
+    const from = this.pods.get(fromPodIP);
+    const queries: { name: string; rcode: string }[] = [];
+    const where = `lookup ${name} on ${this.clusterDNS}:53`;
+    if (!from) return { ok: false, error: `${where}: no pod has the address ${fromPodIP}`, queries };
+    const search = [`${from.namespace}.svc.${CLUSTER_DOMAIN}`, `svc.${CLUSTER_DOMAIN}`, CLUSTER_DOMAIN];
+    const absolute = name.endsWith('.');
+    const dots = name.split('.').length - 1;
+    const candidates = absolute ? [name.slice(0, -1)] : dots >= 5 ? [name, ...search.map((d) => `${name}.${d}`)] : [...search.map((d) => `${name}.${d}`), name];
+    for (const candidate of candidates) {
+      const packet: Packet = { sourceIP: fromPodIP, destIP: this.clusterDNS, dport: 53, protocol: 'udp', srcLocal: false, dstLocal: false };
+      const reached = this.deliver(from.node, packet, `${this.clusterDNS}:53`);
+      // no endpoint: kube-proxy's REJECT answers with ICMP port unreachable; anything else is silence
+      if (!reached.ok) {
+        const why = reached.error.endsWith('connection refused') ? 'read: connection refused' : 'i/o timeout';
+        return { ok: false, error: `${where}: read udp ${fromPodIP}->${this.clusterDNS}:53: ${why}`, queries };
+      }
+      const server = { ...reached.pod, podIP: reached.podIP };
+      const answer = this.dnsServers.get(reached.pod.node)?.answer(candidate) ?? { rcode: 'SERVFAIL' as const, why: NOT_RUNNING };
+      if (answer.rcode === 'SERVFAIL' && answer.why === NOT_RUNNING) {
+        return { ok: false, error: `${where}: read udp ${fromPodIP}->${this.clusterDNS}:53: i/o timeout`, queries };
+      }
+      queries.push({ name: candidate, rcode: answer.rcode });
+      if (answer.rcode === 'NOERROR') return { ok: true, name: candidate, addresses: answer.addresses, queries, server };
+      if (answer.rcode === 'SERVFAIL') return { ok: false, error: `${where}: server misbehaving`, queries };
+    }
+    return { ok: false, error: `${where}: no such host`, queries };
   }
 
   /** The CNI plugin of a node (one per node; asking twice gives the same one); nodeIP is its InternalIP. */
@@ -182,7 +241,16 @@ export class ClusterNetwork {
   sendPodRequest(fromPodIP: string, target: string): RequestResult {
     const from = this.pods.get(fromPodIP);
     if (!from) return { ok: false, error: `dial tcp ${target}: no pod has the address ${fromPodIP}`, chains: [], rules: [] };
-    const { ip, port } = parseTarget(target);
+    const { ip: host, port } = parseTarget(target);
+    if (!/^\d+\.\d+\.\d+\.\d+$/.test(host)) {
+      // a name: the pod's resolver first (Go's net.Dial: "dial tcp: lookup web on 10.96.0.10:53: no such host")
+      const found = this.lookup(fromPodIP, host);
+      if (!found.ok) return { ok: false, error: `dial tcp: ${found.error}`, chains: [], rules: [] };
+      const { ok: _ok, ...dns } = found;
+      const result = this.sendPodRequest(fromPodIP, `${found.addresses[0]!}:${port}`);
+      return result.ok ? { ...result, dns } : result;
+    }
+    const ip = host;
     const owner = this.nodeByIP.get(ip);
     const packet: Packet = { sourceIP: fromPodIP, destIP: ip, dport: port, protocol: 'tcp', srcLocal: false, dstLocal: owner !== undefined };
     return this.deliver(owner ?? from.node, packet, target);

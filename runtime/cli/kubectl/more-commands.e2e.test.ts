@@ -133,9 +133,11 @@ describe('kubectl version, cluster-info and top', () => {
     expect((await run(cluster, 'version --client')).out).toBe('Client Version: v1.33.0\nKustomize Version: v5.6.0\n');
   });
 
-  it("names the control plane's URL (the load balancer in front of the API servers)", async () => {
+  it("names the control plane's URL (the load balancer in front of the API servers) and the cluster services (CoreDNS)", async () => {
     expect((await run(cluster, 'cluster-info')).out).toBe(
-      "Kubernetes control plane is running at https://control-plane.cluster.local:6443\n\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n",
+      'Kubernetes control plane is running at https://control-plane.cluster.local:6443\n' +
+        'CoreDNS is running at https://control-plane.cluster.local:6443/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy\n' +
+        "\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n",
     );
   });
 
