@@ -33,8 +33,9 @@ async function bundled(file: string): Promise<string> {
   return outfile;
 }
 
-// the scale worker runs in a child process: bundled beside the module that spawns it
+// the scale and HA-hour workers run in child processes: bundled beside the modules that spawn them
 if (!fromSource && files.some((f) => f.startsWith('cluster-scale'))) await bundled('scale-worker.ts');
+if (!fromSource && files.some((f) => f === 'cluster.bench.ts')) await bundled('ha-hour-worker.ts');
 
 const results: Record<string, Record<string, number | string>> = {};
 const failed: string[] = [];
