@@ -123,7 +123,7 @@ describe('LoadBalancer Services (managed topology)', () => {
     expect(healthCheck).not.toBe(nodePort);
     const described = (await run(cluster, 'describe svc edge')).stdout;
     expect(described).toMatch(new RegExp(`\\nNodePort: +http +${nodePort}/TCP\\n`));
-    expect(described).toMatch(new RegExp(`\\nExternal Traffic Policy: +Local\\nHealthCheck NodePort: +${healthCheck}\\n`));
+    expect(described).toMatch(new RegExp(`\\nExternal Traffic Policy: +Local\\nInternal Traffic Policy: +Cluster\\nHealthCheck NodePort: +${healthCheck}\\n`));
 
     await until(cluster, async () => {
       const pods = JSON.parse((await run(cluster, 'get pods -l app=web -o json')).stdout) as { items: { status?: { conditions?: { type: string; status: string }[] } }[] };

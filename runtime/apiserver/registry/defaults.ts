@@ -64,17 +64,30 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
     setDefault(o.spec, 'revisionHistoryLimit', 10);
     defaultPodTemplate(o.spec);
   },
+  // SetDefaults_Service: and the traffic policies (Cluster), allocateLoadBalancerNodePorts, and
+  // ClientIP affinity's 3-hour timeout, which `kubectl get svc -o yaml` shows on a real cluster
   Service: (o) => {
     if (!isObj(o.spec)) return;
-    setDefault(o.spec, 'type', 'ClusterIP');
-    setDefault(o.spec, 'sessionAffinity', 'None');
-    if (Array.isArray(o.spec.ports)) {
-      for (const p of o.spec.ports) {
+    const spec = o.spec;
+    setDefault(spec, 'sessionAffinity', 'None');
+    if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
+    if (spec.sessionAffinity === 'ClientIP') {
+      const cfg = isObj(spec.sessionAffinityConfig) ? spec.sessionAffinityConfig : (spec.sessionAffinityConfig = {});
+      const clientIP = isObj(cfg.clientIP) ? cfg.clientIP : (cfg.clientIP = {});
+      setDefault(clientIP, 'timeoutSeconds', 10800);
+    }
+    setDefault(spec, 'type', 'ClusterIP');
+    if (Array.isArray(spec.ports)) {
+      for (const p of spec.ports) {
         if (!isObj(p)) continue;
         setDefault(p, 'protocol', 'TCP');
-        setDefault(p, 'targetPort', p.port);
+        if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
       }
     }
+    const externallyAccessible = spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0);
+    if (externallyAccessible) setDefault(spec, 'externalTrafficPolicy', 'Cluster');
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP') setDefault(spec, 'internalTrafficPolicy', 'Cluster');
+    if (spec.type === 'LoadBalancer') setDefault(spec, 'allocateLoadBalancerNodePorts', true);
   },
 };
 
