@@ -16,7 +16,7 @@ describe('SetDefaults_Service', () => {
     ['ExternalName', { type: 'ExternalName', externalName: 'db.example.com' }, { type: 'ExternalName', sessionAffinity: 'None' }],
     ['ClientIP affinity', { sessionAffinity: 'ClientIP' }, { sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } } }],
     ['a given policy is kept', { type: 'NodePort', externalTrafficPolicy: 'Local' }, { externalTrafficPolicy: 'Local' }],
-  ])('%s', (_name, spec, want) => {
+  ] as [string, Record<string, unknown>, Record<string, unknown>][])('%s', (_name, spec, want) => {
     const s = service(spec);
     applyDefaults(s);
     expect(s.spec).toMatchObject(want);
