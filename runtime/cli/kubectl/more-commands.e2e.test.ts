@@ -70,6 +70,9 @@ describe('kubectl rollout pause / resume and the change-cause', () => {
     expect((await run(cluster, 'annotate deployment web team-')).out).toBe('deployment.apps/web annotated\n');
     expect((await json<Deployment>(cluster, 'get deployment web')).metadata.annotations?.team).toBeUndefined();
     expect((await run(cluster, 'annotate deployment web')).err).toBe('error: at least one annotation update is required\n');
+    expect((await run(cluster, 'annotate deployment web x=1 x-')).err).toBe(
+      'error: can not both modify and remove the following annotation(s) in the same command: x\n',
+    );
   });
 });
 

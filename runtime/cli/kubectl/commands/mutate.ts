@@ -215,7 +215,7 @@ export function runScale(ctx: Ctx, done: () => void): void {
 
 // ---------------------------------------------------------------- label
 
-interface LabelChanges {
+export interface LabelChanges {
   set: Record<string, string>;
   remove: string[];
 }
@@ -239,10 +239,25 @@ export function splitLabelArgs(
   return { resources, changes };
 }
 
-export function runLabel(ctx: Ctx, done: () => void): void {
-  const split = splitLabelArgs(ctx.args.positionals);
+/**
+ * label and annotate: splits the KEY=VALUE / KEY- arguments from the resources (a usage error
+ * first, as their Validate does), then edits each object's map, sent as a JSON merge patch.
+ */
+export function editKeyValues(
+  ctx: Ctx,
+  noun: 'label' | 'annotation',
+  done: () => void,
+  edit: (obj: KubeObject, changes: LabelChanges, overwrite: boolean) => Edit,
+  validate?: (changes: LabelChanges) => string | undefined,
+): void {
+  const split = splitLabelArgs(ctx.args.positionals, noun);
   if ('error' in split) {
     ctx.error(split.error);
+    return done();
+  }
+  const invalid = validate?.(split.changes);
+  if (invalid !== undefined) {
+    ctx.error(invalid);
     return done();
   }
   ctx.args.positionals = split.resources;
@@ -251,10 +266,20 @@ export function runLabel(ctx: Ctx, done: () => void): void {
     ctx,
     'one or more resources must be specified as <resource> <name> or <resource>/<name>',
     'merge',
-    (obj) => {
+    (obj) => edit(obj, split.changes, overwrite),
+    done,
+  );
+}
+
+export function runLabel(ctx: Ctx, done: () => void): void {
+  editKeyValues(
+    ctx,
+    'label',
+    done,
+    (obj, changes, overwrite) => {
       const labels = { ...(obj.metadata.labels ?? {}) };
       const before = JSON.stringify(labels);
-      for (const [k, v] of Object.entries(split.changes.set)) {
+      for (const [k, v] of Object.entries(changes.set)) {
         if (!overwrite && labels[k] !== undefined && labels[k] !== v) {
           return {
             ok: false,
@@ -263,17 +288,16 @@ export function runLabel(ctx: Ctx, done: () => void): void {
         }
         labels[k] = v;
       }
-      for (const k of split.changes.remove) delete labels[k];
+      for (const k of changes.remove) delete labels[k];
       obj.metadata.labels = labels;
       const changed = JSON.stringify(labels) !== before;
       const op: Operation = !changed
         ? 'not labeled'
-        : Object.keys(split.changes.set).length === 0
+        : Object.keys(changes.set).length === 0
           ? 'unlabeled'
           : 'labeled';
       return { ok: true, object: obj, op, changed };
     },
-    done,
   );
 }
 
