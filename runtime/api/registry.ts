@@ -115,6 +115,8 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
   // networking.k8s.io (group priority 17200, above rbac's 17000): Service IPs and their ranges
   info('IPAddress', 'ipaddresses', 'networking.k8s.io', 'v1', false), // no short names (ipaddress/storage/storage.go)
   info('ServiceCIDR', 'servicecidrs', 'networking.k8s.io', 'v1', false, { subresources: ['status'] }),
+  // policy (group priority 17100): between networking.k8s.io and rbac, as in discovery
+  info('PodDisruptionBudget', 'poddisruptionbudgets', 'policy', 'v1', true, { shortNames: ['pdb'], subresources: ['status'] }),
   info('Role', 'roles', 'rbac.authorization.k8s.io', 'v1', true),
   info('RoleBinding', 'rolebindings', 'rbac.authorization.k8s.io', 'v1', true),
   info('ClusterRole', 'clusterroles', 'rbac.authorization.k8s.io', 'v1', false),

@@ -9,5 +9,6 @@ export type * from './events.ts';
 export type * from './coordination.ts';
 export type * from './rbac.ts';
 export type * from './scheduling.ts';
+export type * from './policy.ts';
 export type * from './networking.ts';
 export { SIMULATION_EPOCH_MS, rfc3339, rfc3339Micro, parseRFC3339 } from './time.ts';
