@@ -84,6 +84,7 @@ export {
   type QuotaScopes, type QuotaUsage, type ScopedResourceSelectorRequirement,
 } from './quota/evaluator.ts';
 export { validateLimitRange } from './validation/limit-range.ts';
+export { validatePodDisruptionBudget } from './validation/policy.ts';
 export {
   DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS,
   HIGHEST_USER_DEFINABLE_PRIORITY,

@@ -15,6 +15,7 @@ import {
 } from './common.ts';
 import { validatePod } from './pod.ts';
 import { validatePriorityClass } from './scheduling.ts';
+import { validatePodDisruptionBudget } from './policy.ts';
 import { validateLimitRange } from './limit-range.ts';
 import { validateResourceQuota } from './resource-quota.ts';
 import { nameIsCanonicalIP } from './networking.ts';
@@ -53,6 +54,7 @@ const RULES: Record<string, KindRules> = {
   EndpointSlice: { nameFn: nameIsDNSSubdomain, spec: validateEndpointSlice },
   Lease: { nameFn: nameIsDNSSubdomain },
   PriorityClass: { nameFn: nameIsDNSSubdomain, spec: validatePriorityClass },
+  PodDisruptionBudget: { nameFn: nameIsDNSSubdomain, spec: validatePodDisruptionBudget },
   IPAddress: { nameFn: nameIsCanonicalIP },
   ServiceCIDR: { nameFn: nameIsDNSSubdomain },
   Role: { nameFn: nameIsPathSegment, spec: validateRole },

@@ -9,9 +9,9 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Kinds whose metadata.generation counts spec changes (their controllers report observedGeneration). */
-const GENERATION_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet']);
+const GENERATION_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'PodDisruptionBudget']);
 /** Kinds with a status subresource: the main resource cannot change status, /status cannot change spec. */
-const STATUS_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'Node', 'Namespace', 'Service', 'ResourceQuota']);
+const STATUS_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'Node', 'Namespace', 'Service', 'ResourceQuota', 'PodDisruptionBudget']);
 
 export interface StrategyContext {
   nowMs: number;
@@ -45,6 +45,11 @@ export function prepareForCreate(obj: KubeObject, ctx: StrategyContext): void {
     case 'DaemonSet':
       o.status = {};
       setTemplateGeneration(obj, 1);
+      break;
+    case 'PodDisruptionBudget':
+      // poddisruptionbudget strategy PrepareForCreate: an empty status, whose int32 counters
+      // policy/v1 always serializes (no omitempty), so they show as 0 until the controller runs
+      o.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
       break;
     case 'Namespace':
       o.spec = { finalizers: ['kubernetes'] };

@@ -8,7 +8,7 @@ import {
   Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
   labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject, type Pod,
   type ResourceInfo, validatePodUpdate, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota,
-  validateLimitRange,
+  validateLimitRange, validatePodDisruptionBudget,
 } from '../../api/index.ts';
 
 type Obj = Record<string, unknown>;
@@ -166,6 +166,7 @@ const KIND_VALIDATORS: Record<string, (o: Obj) => FieldError[]> = {
   PriorityClass: (o) => validatePriorityClass(o),
   ResourceQuota: (o) => validateResourceQuota(o),
   LimitRange: (o) => validateLimitRange(o),
+  PodDisruptionBudget: (o) => validatePodDisruptionBudget(o),
 };
 
 /** Every error for a new object of resource `r`. */
