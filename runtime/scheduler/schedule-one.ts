@@ -4,7 +4,7 @@
 // RunPostFilterPlugins, RunPreScorePlugins, RunScorePlugins). Filters run sequentially from the
 // rotating start index (upstream runs them in parallel; the set found can differ there).
 // The snapshot is read, never changed: the caller assumes the pod on the chosen node.
-import type { Pod } from '../api/index.ts';
+import type { Pod, PodDisruptionBudget } from '../api/index.ts';
 import {
   MAX_NODE_SCORE,
   MIN_NODE_SCORE,
@@ -52,6 +52,10 @@ export interface ScheduleInput {
   recordPerNode?: boolean;
   /** Pods preemption nominated to a node (the queue's nominator); none when undefined. */
   nominatedPods?: (nodeName: string) => readonly SchedPodInfo[];
+  /** The PodDisruptionBudgets preemption respects (the scheduler's PDB lister); none when undefined. */
+  pdbs?: readonly PodDisruptionBudget[];
+  /** The kernel's clock in simulated ms (preemption orders victims by start time); 0 when undefined. */
+  nowMs?: number;
 }
 
 /** framework.FitError, with the message formatted as upstream. */
@@ -344,7 +348,12 @@ export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
     input,
     pod,
     state: new Map(),
-    ctx: { allNodes: input.snapshot.nodeInfoList },
+    ctx: {
+      allNodes: input.snapshot.nodeInfoList,
+      intn: input.intn,
+      ...(input.pdbs ? { pdbs: input.pdbs } : {}),
+      ...(input.nowMs === undefined ? {} : { nowMs: input.nowMs }),
+    },
     record: newCycleRecord(),
     skipFilter: new Set(),
     skipScore: new Set(),

@@ -1,6 +1,14 @@
 // Small builders for scheduler tests and benchmarks (st.MakePod / st.MakeNode in upstream's
 // pkg/scheduler/testing/wrappers.go). Quantities are strings, as on the wire.
-import type { Container, ContainerPort, Node, Pod, PodSpec, Taint } from '../api/index.ts';
+import type {
+  Container,
+  ContainerPort,
+  Node,
+  Pod,
+  PodDisruptionBudget,
+  PodSpec,
+  Taint,
+} from '../api/index.ts';
 
 export interface NodeOptions {
   cpu?: string;
@@ -56,15 +64,51 @@ export interface PodOptions extends Partial<Omit<PodSpec, 'containers'>> {
   labels?: Record<string, string>;
   containers?: Container[];
   phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+  /** status.startTime (RFC 3339), as st.MakePod().StartTime(...). */
+  startTime?: string;
+  uid?: string;
 }
 
 export function makePod(name: string, o: PodOptions = {}): Pod {
-  const { namespace, labels, containers, phase, ...spec } = o;
+  const { namespace, labels, containers, phase, startTime, uid, ...spec } = o;
+  const status = { ...(phase ? { phase } : {}), ...(startTime ? { startTime } : {}) };
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: namespace ?? 'default', ...(labels ? { labels } : {}) },
+    metadata: {
+      name,
+      namespace: namespace ?? 'default',
+      ...(uid ? { uid } : {}),
+      ...(labels ? { labels } : {}),
+    },
     spec: { ...spec, containers: containers ?? [] },
-    ...(phase ? { status: { phase } } : {}),
+    ...(Object.keys(status).length ? { status } : {}),
+  };
+}
+
+export interface PDBOptions {
+  namespace?: string;
+  /** spec.selector.matchLabels; null leaves the selector out (nil selector). */
+  matchLabels?: Record<string, string> | null;
+  disruptionsAllowed?: number;
+  /** status.disruptedPods: pod name -> eviction time. */
+  disruptedPods?: Record<string, string>;
+}
+
+/** st.MakePDB(): a policy/v1 PodDisruptionBudget with just what preemption reads. */
+export function makePDB(name: string, o: PDBOptions = {}): PodDisruptionBudget {
+  const matchLabels = o.matchLabels === undefined ? {} : o.matchLabels;
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: o.namespace ?? 'default' },
+    spec: matchLabels === null ? {} : { selector: { matchLabels } },
+    status: {
+      disruptionsAllowed: o.disruptionsAllowed ?? 0,
+      currentHealthy: 0,
+      desiredHealthy: 0,
+      expectedPods: 0,
+      ...(o.disruptedPods ? { disruptedPods: o.disruptedPods } : {}),
+    },
   };
 }

@@ -4,7 +4,13 @@
 // mirrors pkg/scheduler/scheduler.go (New, Run), pkg/scheduler/schedule_one.go (ScheduleOne,
 // schedulingCycle, bindingCycle, handleBindingCycleError, handleSchedulingFailure, updatePod)
 // and pkg/scheduler/eventhandlers.go (addAllEventHandlers).
-import { rfc3339, type Node, type ObjectReference, type Pod } from '../../api/index.ts';
+import {
+  rfc3339,
+  type Node,
+  type ObjectReference,
+  type Pod,
+  type PodDisruptionBudget,
+} from '../../api/index.ts';
 import {
   SharedInformer,
   isTombstone,
@@ -73,6 +79,8 @@ export class RunningScheduler {
   readonly cache = new SchedulerCache();
   private readonly pods: SharedInformer<Pod>;
   private readonly nodes: SharedInformer<Node>;
+  /** The PDB lister preemption reads (upstream's Evaluator.PdbLister, from the informer factory). */
+  private readonly pdbs: SharedInformer<PodDisruptionBudget>;
   private readonly profiles = new Map<string, Profile>();
   private readonly timers: TimerHandle[] = [];
   private nextStartNodeIndex = 0;
@@ -101,12 +109,18 @@ export class RunningScheduler {
       restListerWatcher<Node>(d.client, { group: '', resource: 'nodes' }),
       { onLog: (m) => d.log(`nodes informer: ${m}`) },
     );
+    this.pdbs = new SharedInformer<PodDisruptionBudget>(
+      clock,
+      restListerWatcher<PodDisruptionBudget>(d.client, { group: 'policy', resource: 'poddisruptionbudgets' }),
+      { onLog: (m) => d.log(`poddisruptionbudgets informer: ${m}`) },
+    );
   }
 
   start(): void {
     this.addEventHandlers();
     this.pods.start();
     this.nodes.start();
+    this.pdbs.start();
     const { ctx } = this.d;
     this.timers.push(
       ctx.every(BACKOFF_FLUSH_PERIOD_MS, () => {
@@ -122,11 +136,12 @@ export class RunningScheduler {
     this.stopped = true;
     this.pods.stop();
     this.nodes.stop();
+    this.pdbs.stop();
     for (const t of this.timers) t.cancel();
   }
 
   get synced(): boolean {
-    return this.pods.hasSynced && this.nodes.hasSynced;
+    return this.pods.hasSynced && this.nodes.hasSynced && this.pdbs.hasSynced;
   }
 
   /** Schedules the next cycle as its own kernel event (one pod per event, in time order). */
@@ -242,6 +257,8 @@ export class RunningScheduler {
       // the per-node entries only matter when the annotations are written (writeResults)
       recordPerNode: this.d.resultClient !== undefined,
       nominatedPods: (node) => this.nominator.forNode(node),
+      pdbs: this.pdbs.lister.list(),
+      nowMs: ctx.now(),
       ...(this.d.config.percentageOfNodesToScore === undefined
         ? {}
         : { percentageOfNodesToScore: this.d.config.percentageOfNodesToScore }),
@@ -311,6 +328,8 @@ export class RunningScheduler {
     if (!nominated) return;
     for (const v of nominated.victims) {
       const victim = this.pods.lister.get(v.namespace, v.name);
+      // graceful deletion already started: another API call is unnecessary (prepareCandidate)
+      if (victim?.metadata.deletionTimestamp) continue;
       if (victim) {
         this.d.recorder.eventf(
           podRef(victim),

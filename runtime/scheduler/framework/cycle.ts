@@ -2,7 +2,8 @@
 // mirrors pkg/scheduler/framework/interface.go: one small interface per extension point. A plugin
 // object may implement several (NodeResourcesFit is a PreFilter, a Filter and a Score plugin).
 // Every method is synchronous and pure over its arguments and the CycleState it is given.
-import type { CycleState, ScorePlugin, Status } from './interface.ts';
+import type { PodDisruptionBudget } from '../../api/index.ts';
+import type { CycleState, Intn, ScorePlugin, Status } from './interface.ts';
 import type { SchedNodeInfo } from './node-info.ts';
 import type { SchedPodInfo } from './pod-info.ts';
 
@@ -16,10 +17,16 @@ export interface PreFilterResult {
   nodeNames: ReadonlySet<string>;
 }
 
-/** Everything the cycle knows that a plugin may read: all nodes of the snapshot. */
+/** Everything the cycle knows that a plugin may read: all nodes of the snapshot, and more. */
 export interface CycleContext {
   /** All nodes in the snapshot, in snapshot order. */
   readonly allNodes: readonly SchedNodeInfo[];
+  /** The PodDisruptionBudgets the scheduler's informer holds (preemption reads them); none when unset. */
+  readonly pdbs?: readonly PodDisruptionBudget[];
+  /** rand.Intn from the kernel's seeded RNG (preemption's random start among the nodes). */
+  readonly intn?: Intn;
+  /** The kernel's clock in simulated ms: a pod with no status.startTime started "now". */
+  readonly nowMs?: number;
 }
 
 /** framework.PreFilterPlugin: runs once per pod; Skip disables this plugin's Filter for the cycle. */
