@@ -262,3 +262,26 @@ describe('printTables', () => {
     expect(out).toBe('NAME   STATUS   AGE   TIER\na               60m   web\n');
   });
 });
+
+describe('pod disruption budgets (TestPrintPodDisruptionBudget)', () => {
+  const pdb = (name: string, spec: Record<string, unknown>, disruptionsAllowed?: number): KubeObject =>
+    ({
+      kind: 'PodDisruptionBudget',
+      metadata: { namespace: 'ns1', name, creationTimestamp: rfc3339(NOW - 90_000) },
+      spec,
+      ...(disruptionsAllowed !== undefined ? { status: { disruptionsAllowed, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } } : {}),
+    }) as KubeObject;
+
+  it('prints the columns of podDisruptionBudgetColumnDefinitions', () => {
+    expect(tableFor('PodDisruptionBudget').headers(false)).toEqual(['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE']);
+  });
+
+  it.each<[string, KubeObject, string[]]>([
+    ['minAvailable set', pdb('pdb1', { minAvailable: 22 }, 5), ['pdb1', '22', 'N/A', '5', '90s']],
+    ['maxUnavailable set', pdb('pdb2', { maxUnavailable: 11 }, 5), ['pdb2', 'N/A', '11', '5', '90s']],
+    ['a percentage', pdb('pdb3', { maxUnavailable: '25%' }, 1), ['pdb3', 'N/A', '25%', '1', '90s']],
+    ['no status yet', pdb('pdb4', { minAvailable: '50%' }), ['pdb4', '50%', 'N/A', '0', '90s']],
+  ])('%s', (_n, obj, expected) => {
+    expect(row('PodDisruptionBudget', obj)).toEqual(expected);
+  });
+});

@@ -14,6 +14,7 @@ import type {
   Namespace,
   Node,
   Pod,
+  PodDisruptionBudget,
   PriorityClass,
   ReplicaSet,
   ResourceQuota,
@@ -426,6 +427,22 @@ const resourceQuotaTable = table<ResourceQuota>(['NAME', 'AGE', 'REQUEST', 'LIMI
   ...quotaUsageColumns(q),
 ]);
 
+/**
+ * printPodDisruptionBudget: MIN AVAILABLE and MAX UNAVAILABLE print the IntOrString as given
+ * ("N/A" for the one not set); ALLOWED DISRUPTIONS is status.disruptionsAllowed.
+ */
+const podDisruptionBudgetTable = table<PodDisruptionBudget>(
+  ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'],
+  [],
+  (pdb, nowMs) => [
+    nameOf(pdb),
+    pdb.spec?.minAvailable !== undefined && pdb.spec.minAvailable !== null ? String(pdb.spec.minAvailable) : 'N/A',
+    pdb.spec?.maxUnavailable !== undefined && pdb.spec.maxUnavailable !== null ? String(pdb.spec.maxUnavailable) : 'N/A',
+    String(pdb.status?.disruptionsAllowed ?? 0),
+    age(pdb, nowMs),
+  ],
+);
+
 /** The default table for kinds without a printer: NAME and AGE (the API server's default Table). */
 export const DEFAULT_TABLE: KindTable = table<KubeObject>(['NAME', 'AGE'], [], (o, nowMs) => [
   nameOf(o),
@@ -450,6 +467,7 @@ export const KIND_TABLES: Readonly<Record<string, KindTable>> = {
   ConfigMap: configMapTable,
   ServiceAccount: serviceAccountTable,
   ResourceQuota: resourceQuotaTable,
+  PodDisruptionBudget: podDisruptionBudgetTable,
   // printLimitRange: NAME and CREATED AT (RFC 3339), like roles
   LimitRange: roleTable,
   Role: roleTable,
