@@ -113,3 +113,11 @@ export {
   strategicMergePatch,
 } from './strategicpatch/index.ts';
 export type { DiffResult, JsonPatchOperation, JsonPatchResult, PatchResult } from './strategicpatch/index.ts';
+export {
+  DISRUPTION_ALLOWED_CONDITION,
+  INSUFFICIENT_PODS_REASON,
+  SUFFICIENT_PODS_REASON,
+  SYNC_FAILED_REASON,
+  setStatusCondition,
+  updateDisruptionAllowedCondition,
+} from './pdb.ts';

@@ -317,7 +317,7 @@ export class ApiServer implements ApiEndpoint {
       ? ACCESS_REVIEW_RESOURCE
       : servedResource(group, req.resource ?? '');
     if (!resource) return { status: newNotFound({ group: '', resource: '' }, '') };
-    if (req.subresource && !['status', 'scale', 'binding', 'finalize'].includes(req.subresource)) {
+    if (req.subresource && !['status', 'scale', 'binding', 'finalize', 'eviction'].includes(req.subresource)) {
       return { status: notFoundPage() };
     }
     if (req.subresource && !resource.subresources.includes(req.subresource)) return { status: notFoundPage() };
@@ -369,6 +369,7 @@ export class ApiServer implements ApiEndpoint {
     return {
       req, resource, user, store: this.store,
       cache: this.cache(resource.group, resource.resource),
+      cacheFor: this.cacheForFn,
       admission: this.admission,
       admissionContext: this.admissionContext,
       strategy: this.strategyFn,
@@ -395,6 +396,7 @@ export class ApiServer implements ApiEndpoint {
   /** The scope's strategy and clock functions, made once rather than for every request. */
   private readonly strategyFn = (): StrategyContext => this.strategyContext();
   private readonly nowFn = (): number => this.clock.now();
+  private readonly cacheForFn = (group: string, resource: string): WatchCache | undefined => this.cache(group, resource);
 
   private rbacLister(): RbacLister {
     const G = 'rbac.authorization.k8s.io';

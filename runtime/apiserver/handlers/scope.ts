@@ -19,6 +19,8 @@ export interface Scope {
   store: EtcdStore;
   /** Undefined for resources the API server does not cache (events): they are served by etcd. */
   cache: WatchCache | undefined;
+  /** Another resource's cache (the eviction subresource reads PodDisruptionBudgets). */
+  cacheFor(group: string, resource: string): WatchCache | undefined;
   admission: AdmissionChain;
   admissionContext: AdmissionContext;
   strategy(): StrategyContext;

@@ -1,4 +1,4 @@
-// CREATE, UPDATE and PATCH, including the status, scale, finalize and binding subresources.
+// CREATE, UPDATE and PATCH, including the status, scale, finalize, binding and eviction subresources.
 // mirrors staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go, update.go, patch.go and
 // registry/generic/registry/store.go (Create, Update): mutating admission, then the strategy
 // (PrepareForCreate/Update), validation, validating admission, and the etcd write; a stale
@@ -15,11 +15,13 @@ import { applyPatch, PATCH_TYPES, unsupportedPatchType } from '../registry/strat
 import { prepareForCreate, prepareForUpdate } from '../registry/strategy.ts';
 import { validateCreate, validateUpdate } from '../registry/validation.ts';
 import type { Current, UpdateDecision } from '../storage/etcd-store.ts';
+import { handleEviction } from './eviction.ts';
 import { replicasFromScale, toScale } from './scale.ts';
 import { admissionAttributes, cachedCurrent, groupKind, groupResource, isDryRun, keyOf, runAdmission, type Scope } from './scope.ts';
 
 export function handleCreate(s: Scope): void {
   if (s.req.subresource === 'binding') return handleBinding(s);
+  if (s.req.subresource === 'eviction') return handleEviction(s);
   if (s.req.subresource) return s.fail(newBadRequest(`create is not supported on the ${s.req.subresource} subresource`));
   const decoded = decodeBody(s.req.body, s.resource, s.req.query?.fieldValidation);
   if (!decoded.ok) return s.fail(decoded.status);
