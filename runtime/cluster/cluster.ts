@@ -81,6 +81,13 @@ export interface ClusterInternals {
 /** How long `kubectl get -w` and `rollout status` watch, in simulated ms. */
 export const KUBECTL_WATCH_WINDOW_MS = 30_000;
 
+/**
+ * How long `kubectl drain` without --timeout keeps evicting and waiting (real kubectl waits until
+ * Ctrl+C): long enough for pods' 30 s grace periods, shorter than COMMAND_TIMEOUT_MS so the command
+ * still ends with its own message.
+ */
+export const KUBECTL_WAIT_FOREVER_MS = 90_000;
+
 /** Longest simulated time one kubectl or etcdctl command may take before it is abandoned. */
 export const COMMAND_TIMEOUT_MS = 120_000;
 const BOOT_TIMEOUT_MS = 120_000;
@@ -198,7 +205,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     async kubectl(args, opts = {}) {
       // `get -w` and `rollout status` follow a real watch for up to KUBECTL_WATCH_WINDOW_MS of
       // simulated time (this terminal is not interactive: there is no Ctrl+C to end them).
-      const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, watchForMs: KUBECTL_WATCH_WINDOW_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
+      const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, watchForMs: KUBECTL_WATCH_WINDOW_MS, waitForeverMs: KUBECTL_WAIT_FOREVER_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
       // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
       const proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now());
       const result = run((done) => runKubectl(args, kubectlTransport(proc.client), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');

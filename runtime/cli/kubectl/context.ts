@@ -29,6 +29,11 @@ export interface KubectlIo {
    * that ends the window. Without both, they print the current state once and return.
    */
   watchForMs?: number;
+  /**
+   * How long a wait that real kubectl keeps up until Ctrl+C (drain with --timeout=0) lasts in this
+   * non-interactive terminal; it then ends as if --timeout had been given this value.
+   */
+  waitForeverMs?: number;
   after?: (delayMs: number, callback: () => void) => void;
 }
 
@@ -37,6 +42,8 @@ export interface KubectlResult {
   stderr: string;
   exitCode: number;
 }
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 export class Ctx {
   stdout = '';
@@ -77,8 +84,19 @@ export class Ctx {
     this.failed = true;
   }
 
-  /** Sends a request with this invocation's impersonation headers. */
+  /**
+   * --dry-run as the name printer shows it: true for client (" (dry run)"), 'server'
+   * (" (server dry run)"), false for none. Client dry runs send nothing; server ones send
+   * every write with dryRun=All (request()), so the server runs the whole pipeline and stores nothing.
+   */
+  get dryRunPrint(): boolean | 'server' {
+    const mode = flagString(this.args, 'dry-run');
+    return mode === 'client' ? true : mode === 'server' ? 'server' : false;
+  }
+
+  /** Sends a request with this invocation's impersonation headers (and dryRun=All under --dry-run=server). */
   request(req: Omit<KubeRequest, 'impersonate'>, done: (res: KubeResponse) => void): void {
+    if (this.dryRunPrint === 'server' && WRITE_VERBS.has(req.verb)) req = { ...req, query: { ...req.query, dryRun: 'All' } };
     const user = flagString(this.args, 'as');
     const groups = flagStrings(this.args, 'as-group');
     const impersonate =

@@ -65,14 +65,18 @@ export function operationLine(
   typePrefix: string,
   name: string,
   op: Operation,
-  dryRun = false,
+  dryRun: boolean | 'server' = false,
 ): string {
-  return `${typePrefix}/${name} ${op}${dryRun ? ' (dry run)' : ''}\n`;
+  return `${typePrefix}/${name} ${op}${dryRunSuffix(dryRun)}\n`;
 }
 
+/** What the printers append under --dry-run=client (true) or --dry-run=server. */
+export const dryRunSuffix = (dryRun: boolean | 'server'): string =>
+  dryRun === 'server' ? ' (server dry run)' : dryRun ? ' (dry run)' : '';
+
 /** delete prints the resource (plural-less kind) and quoted name: `pod "x" deleted`. */
-export function deletedLine(typePrefix: string, name: string, dryRun = false): string {
-  return `${typePrefix} "${name}" deleted${dryRun ? ' (dry run)' : ''}\n`;
+export function deletedLine(typePrefix: string, name: string, dryRun: boolean | 'server' = false): string {
+  return `${typePrefix} "${name}" deleted${dryRunSuffix(dryRun)}\n`;
 }
 
 /** "No resources found in default namespace." (or "No resources found" with -A), on stderr. */

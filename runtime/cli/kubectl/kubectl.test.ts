@@ -882,13 +882,13 @@ describe('kubectl api-resources', () => {
   it('lists the registry like discovery, core group first', () => {
     const out = kubectl(cluster(), 'api-resources').stdout.split('\n');
     expect(out[0]).toBe(
-      'NAME                  SHORTNAMES   APIVERSION                     NAMESPACED   KIND',
+      'NAME                   SHORTNAMES   APIVERSION                     NAMESPACED   KIND',
     );
     expect(out[1]).toBe(
-      'configmaps            cm           v1                             true         ConfigMap',
+      'configmaps             cm           v1                             true         ConfigMap',
     );
     expect(out).toContain(
-      'deployments           deploy       apps/v1                        true         Deployment',
+      'deployments            deploy       apps/v1                        true         Deployment',
     );
   });
   it('-o name and --namespaced=false', () => {

@@ -102,10 +102,10 @@ function report(
     if (!format.ok) ctx.error(format.error);
     else if (format.format.kind !== 'table')
       ctx.out(printStructured(format.format, [obj], true, () => typePrefix(info)));
-    else ctx.out(operationLine(typePrefix(info), obj.metadata.name ?? '', op, isDryRun(ctx)));
+    else ctx.out(operationLine(typePrefix(info), obj.metadata.name ?? '', op, ctx.dryRunPrint));
     return;
   }
-  ctx.out(operationLine(typePrefix(info), obj.metadata.name ?? '', op, isDryRun(ctx)));
+  ctx.out(operationLine(typePrefix(info), obj.metadata.name ?? '', op, ctx.dryRunPrint));
 }
 
 export function createObject(

@@ -1,5 +1,5 @@
-// kubectl logs, auth can-i, drain, create namespace|deployment.
-// mirrors staging/src/k8s.io/kubectl/pkg/cmd/{logs/logs.go, auth/cani.go, drain/drain.go,
+// kubectl logs, auth can-i, create namespace|deployment.
+// mirrors staging/src/k8s.io/kubectl/pkg/cmd/{logs/logs.go, auth/cani.go,
 // create/create_namespace.go, create/create_deployment.go}.
 import type {
   Deployment,
@@ -12,11 +12,9 @@ import type {
 import { formatLabelSelector, lookupResource } from '../../../api/index.ts';
 import { flagBool, flagInt, flagString, flagStrings } from '../args.ts';
 import type { Ctx } from '../context.ts';
-import { forEachSeq, gvr } from '../context.ts';
-import { operationLine } from '../errors.ts';
+import { gvr } from '../context.ts';
 import type { ObjectList } from '../transport.ts';
 import { createObject } from './apply.ts';
-import { runCordon } from './mutate.ts';
 
 // ---------------------------------------------------------------- logs
 
@@ -163,123 +161,6 @@ export function runAuthCanI(ctx: Ctx, done: () => void): void {
     }
     done();
   });
-}
-
-// ---------------------------------------------------------------- drain
-
-/** Cordon, then evict every pod on the node, refusing DaemonSet pods and bare pods unless told. */
-export function runDrain(ctx: Ctx, done: () => void): void {
-  const nodeName = ctx.args.positionals[0];
-  if (nodeName === undefined) {
-    ctx.error('USAGE: drain NODE [flags]');
-    return done();
-  }
-  const positionals = [...ctx.args.positionals];
-  runCordon(ctx, true, () => {
-    ctx.args.positionals = positionals;
-    if (ctx.failed) return done();
-    const pods = lookupResource('pods')!;
-    ctx.request(
-      { verb: 'list', resource: gvr(pods), query: { fieldSelector: `spec.nodeName=${nodeName}` } },
-      (res) => {
-        if (!res.ok) {
-          ctx.statusError(res.status);
-          return done();
-        }
-        const list = (res.body as ObjectList).items as Pod[];
-        const plan = planDrain(
-          list,
-          flagBool(ctx.args, 'ignore-daemonsets'),
-          flagBool(ctx.args, 'force'),
-        );
-        if (plan.errors.length > 0) {
-          const text = plan.errors.join(', ');
-          ctx.error(
-            `unable to drain node "${nodeName}" due to error: ${text}, continuing command...\nThere are pending nodes to be drained:\n ${nodeName}\n${text}`,
-          );
-          return done();
-        }
-        for (const w of plan.warnings) ctx.stderr += `Warning: ${w}\n`;
-        forEachSeq(
-          plan.evict,
-          (pod, next) => evict(ctx, pod, next),
-          () => {
-            if (!ctx.failed) ctx.out(operationLine('node', nodeName, 'drained'));
-            done();
-          },
-        );
-      },
-    );
-  });
-}
-
-const key = (p: Pod): string => `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
-
-/** drain.go's pod filters: mirror pods skipped, DaemonSet pods need --ignore-daemonsets, bare pods need --force. */
-export function planDrain(
-  pods: Pod[],
-  ignoreDaemonSets: boolean,
-  force: boolean,
-): { evict: Pod[]; warnings: string[]; errors: string[] } {
-  const daemon: Pod[] = [];
-  const bare: Pod[] = [];
-  const evict: Pod[] = [];
-  for (const p of pods) {
-    if (p.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) continue;
-    if (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') {
-      evict.push(p);
-      continue;
-    }
-    const controller = (p.metadata.ownerReferences ?? []).find((o) => o.controller);
-    if (controller?.kind === 'DaemonSet') daemon.push(p);
-    else if (!controller) bare.push(p);
-    else evict.push(p);
-  }
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  if (daemon.length > 0) {
-    if (ignoreDaemonSets)
-      warnings.push(`ignoring DaemonSet-managed Pods: ${daemon.map(key).join(', ')}`);
-    else
-      errors.push(
-        `cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${daemon.map(key).join(', ')}`,
-      );
-  }
-  if (bare.length > 0) {
-    if (force)
-      warnings.push(`deleting Pods that declare no controller: ${bare.map(key).join(', ')}`);
-    else
-      errors.push(
-        `cannot delete Pods that declare no controller (use --force to override): ${bare.map(key).join(', ')}`,
-      );
-  }
-  return { evict: [...evict, ...(force ? bare : [])], warnings, errors };
-}
-
-function evict(ctx: Ctx, pod: Pod, done: () => void): void {
-  const pods = lookupResource('pods')!;
-  ctx.out(`evicting pod ${key(pod)}\n`);
-  const body = {
-    apiVersion: 'policy/v1',
-    kind: 'Eviction',
-    metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace },
-  };
-  ctx.request(
-    {
-      verb: 'create',
-      resource: gvr(pods),
-      namespace: pod.metadata.namespace,
-      name: pod.metadata.name,
-      subresource: 'eviction',
-      body,
-    },
-    (res) => {
-      if (res.ok) ctx.out(operationLine('pod', pod.metadata.name ?? '', 'evicted'));
-      else
-        ctx.stderr += `error when evicting pods/"${pod.metadata.name ?? ''}" -n "${pod.metadata.namespace ?? ''}" (will retry after 5s): ${res.status.message ?? ''}\n`;
-      done();
-    },
-  );
 }
 
 // ---------------------------------------------------------------- create <kind> <name>

@@ -13,7 +13,7 @@ import {
 import { flagBool, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
-import { deletedLine, noResourcesFound, operationLine, type Operation } from '../errors.ts';
+import { deletedLine, dryRunSuffix, noResourcesFound, operationLine, type Operation } from '../errors.ts';
 import { parseOutputFormat, printStructured } from '../printers/output.ts';
 import { typePrefix } from '../resources.ts';
 import { fetchTargets, type TargetGroup } from './targets.ts';
@@ -69,12 +69,7 @@ export function editEach(
           ctx.error(result.error);
           return next();
         }
-        const line = operationLine(
-          typePrefix(g.info),
-          o.metadata.name ?? '',
-          result.op,
-          dryRun(ctx),
-        );
+        const line = operationLine(typePrefix(g.info), o.metadata.name ?? '', result.op, ctx.dryRunPrint);
         if (!result.changed || dryRun(ctx)) {
           ctx.out(line);
           return next();
@@ -146,7 +141,7 @@ export function runDelete(ctx: Ctx, done: () => void): void {
       forEachSeq(
         items,
         ({ g, o }, next) => {
-          const line = deletedLine(typePrefix(g.info), o.metadata.name ?? '', dryRun(ctx));
+          const line = deletedLine(typePrefix(g.info), o.metadata.name ?? '', ctx.dryRunPrint);
           if (dryRun(ctx)) {
             ctx.out(line);
             return next();
@@ -515,7 +510,7 @@ function patchOne(ctx: Ctx, g: TargetGroup, before: KubeObject, body: unknown, t
       else if (format.format.kind !== 'table') ctx.out(printStructured(format.format, [after], true, () => typePrefix(g.info)));
       return;
     }
-    ctx.out(`${typePrefix(g.info)}/${name} ${changed ? 'patched' : 'patched (no change)'}${dryRun(ctx) ? ' (dry run)' : ''}\n`);
+    ctx.out(`${typePrefix(g.info)}/${name} ${changed ? 'patched' : 'patched (no change)'}${dryRunSuffix(ctx.dryRunPrint)}\n`);
   };
   if (dryRun(ctx)) {
     const local = patchLocally(before, g.info.kind, body, type);
