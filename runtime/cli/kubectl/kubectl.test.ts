@@ -377,6 +377,15 @@ describe('kubectl apply / create / delete', () => {
     );
     expect(t.objects.has('apps/deployments/default/web')).toBe(false);
   });
+  it('--dry-run=server sends every write with dryRun=All and says so', () => {
+    const t = cluster();
+    expect(kubectl(t, 'apply -f - --dry-run=server', DEPLOYMENT).stdout).toBe(
+      'deployment.apps/web created (server dry run)\nservice/web created (server dry run)\n',
+    );
+    const writes = t.requests.filter((r) => r.verb !== 'get' && r.verb !== 'list');
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.every((r) => r.query?.dryRun === 'All')).toBe(true);
+  });
   it('reports YAML errors and missing kinds', () => {
     expect(
       kubectl(cluster(), 'apply -f -', 'apiVersion: v1\nmetadata: {name: x}\n').stderr,
