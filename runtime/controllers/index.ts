@@ -26,3 +26,4 @@ export { GarbageCollector, DependencyGraph, decideAttemptToDelete, type GarbageC
 export { NamespaceController, type NamespaceControllerOptions } from './namespace/index.ts';
 export { ServiceAccountController, MANAGED_SERVICE_ACCOUNTS, missingServiceAccounts, type ServiceAccountControllerOptions } from './serviceaccount/controller.ts';
 export { DaemonSetController, nodeShouldRunDaemonPod, daemonPodTolerations, planManage, planRollingUpdate, calculateDaemonSetStatus, startDaemonSetController, type DaemonSetControllerOptions, type DaemonPlacement } from './daemonset/index.ts';
+export { DisruptionController, startDisruptionController, DELETION_TIMEOUT_MS, type DisruptionControllerOptions } from './disruption/index.ts';

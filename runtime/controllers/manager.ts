@@ -22,8 +22,9 @@ import { startDaemonSetController } from './daemonset/start.ts';
 import { startPodGCController } from './podgc/start.ts';
 import { startHostedNodeLifecycleController } from './nodelifecycle/start.ts';
 import { startResourceQuotaController } from './resourcequota/start.ts';
+import { startDisruptionController } from './disruption/start.ts';
 
-export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle' | 'resourcequota';
+export type ControllerName = 'replicaset' | 'deployment' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle' | 'resourcequota' | 'disruption';
 
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
@@ -49,10 +50,10 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   replicaset: 'replicaset-controller', deployment: 'deployment-controller',
   endpointslice: 'endpointslice-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
   serviceaccount: 'service-account-controller', daemonset: 'daemon-set-controller', podgc: 'pod-garbage-collector',
-  nodelifecycle: 'node-controller', resourcequota: 'resourcequota-controller',
+  nodelifecycle: 'node-controller', resourcequota: 'resourcequota-controller', disruption: 'disruption-controller',
 };
 /** Every controller this manager can run, in start order. */
-export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle', 'resourcequota'];
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle', 'resourcequota', 'disruption'];
 
 /**
  * The clients a manager incarnation builds, each with a bucket of its own, as controllermanager.go
@@ -179,7 +180,8 @@ function startControllers(
     log('Started controller "deployment-controller"');
   }
   for (const name of enabled) {
-    const startHosted = HOSTED[name];
+    // the disruption controller also reads the manager's shared ReplicaSet and Deployment caches
+    const startHosted = name === 'disruption' ? (d: HostedControllerDeps) => startDisruptionController(d, { replicaSets, deployments }) : HOSTED[name];
     if (!startHosted) continue;
     const c = controllerClient(name);
     const h = startHosted({ clock, client: c, recorder: recorder(name, c), informer, informerClient: sharedInformers, pods, log, isLive: ctx.isLive, ...common });

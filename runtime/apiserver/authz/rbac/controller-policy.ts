@@ -34,6 +34,21 @@ export const CONTROLLER_ROLES: { name: string; rules: PolicyRule[] }[] = [
     ],
   },
   {
+    // the disruption controller reads the controllers behind a budget's pods and writes budget status
+    name: `${PREFIX}disruption-controller`,
+    rules: [
+      r(['get', 'list', 'watch'], ['extensions', 'apps'], ['deployments']),
+      r(['get', 'list', 'watch'], ['apps', 'extensions'], ['replicasets']),
+      r(['get', 'list', 'watch'], [''], ['replicationcontrollers']),
+      r(['get', 'list', 'watch'], ['policy'], ['poddisruptionbudgets']),
+      r(['get', 'list', 'watch'], ['apps'], ['statefulsets']),
+      r(['update'], ['policy'], ['poddisruptionbudgets/status']),
+      r(['patch', 'update'], [''], ['pods/status']),
+      r(['get'], ['*'], ['*/scale']),
+      events(),
+    ],
+  },
+  {
     name: `${PREFIX}endpointslice-controller`,
     rules: [
       r(['get', 'list', 'watch'], [''], ['pods', 'services']),
