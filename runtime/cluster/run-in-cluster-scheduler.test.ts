@@ -113,6 +113,6 @@ describe('Run in cluster: the learner\'s Score plugins inside kube-scheduler', {
       }),
     };
     const run = await runSchedulerScenario(throwing, SEED);
-    expect(run.error).toBe('LearnerCodeError: newBalancedAllocation(...).score threw for pod "coredns-584f4bb89d-lwl4k" on node "worker-1": RangeError: fractions[2] is undefined');
+    expect(run.error).toBe('LearnerCodeError: newBalancedAllocation(...).score threw for pod "coredns-584f4bb89d-d76cz" on node "worker-1": RangeError: fractions[2] is undefined');
   });
 });
