@@ -37,6 +37,13 @@ describe('PodDisruptionBudget through kubectl', { timeout: 120_000 }, () => {
   it('counts healthy pods, follows a scale-up, scales percentages, and reports a budget with no pods', async () => {
     const cluster = createCluster({ seed: 11, topology: 'single-node' });
     const kubectl = async (cmd: string, stdin?: string) => cluster.kubectl(cmd, stdin === undefined ? {} : { stdin });
+    /** The cluster's current time, as the creation timestamp of a new object. */
+    let clocks = 0;
+    const clock = async (): Promise<string> => {
+      const name = `clock-${++clocks}`;
+      expect((await kubectl('apply -f -', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`)).exitCode).toBe(0);
+      return (await kubectl(`get configmap ${name} -o jsonpath={.metadata.creationTimestamp}`)).stdout;
+    };
     const pdbRow = async (name: string): Promise<string[]> => {
       const out = (await kubectl(`get pdb ${name} --no-headers`)).stdout.trim();
       return out.split(/\s+/).slice(0, 4);
@@ -70,8 +77,7 @@ describe('PodDisruptionBudget through kubectl', { timeout: 120_000 }, () => {
     // an eviction's disruptedPods entry (written here as the eviction API would) counts the pod as
     // unhealthy until it is deleted or DeletionTimeout (2 minutes) passes; the controller re-syncs at expiry
     const victim = (await kubectl('get pods -l app=web -o jsonpath={.items[0].metadata.name}')).stdout;
-    expect((await kubectl('apply -f -', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: clock\n')).exitCode).toBe(0);
-    const now = (await kubectl('get configmap clock -o jsonpath={.metadata.creationTimestamp}')).stdout;
+    const now = await clock();
     const patch = JSON.stringify({ status: { disruptedPods: { [victim]: now } } });
     expect((await kubectl(`patch pdb web-pdb --subresource=status --type=merge -p '${patch}'`)).exitCode).toBe(0);
     await cluster.advance(2_000);
@@ -80,6 +86,16 @@ describe('PodDisruptionBudget through kubectl', { timeout: 120_000 }, () => {
     );
     await cluster.advance(125_000);
     expect((await kubectl('get pdb web-pdb -o jsonpath={.status.currentHealthy}/{.status.disruptionsAllowed}/{.status.disruptedPods}')).stdout).toBe('5/1/');
+
+    // a DisruptionTarget condition on a pod nobody deletes is reset to False after 2 minutes
+    const markedAt = await clock();
+    const target = JSON.stringify({ status: { conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: 'test', lastTransitionTime: markedAt }] } });
+    expect((await kubectl(`patch pod ${victim} --subresource=status --type=strategic -p '${target}'`)).exitCode).toBe(0);
+    const disruptionTarget = `get pod ${victim} -o 'jsonpath={.status.conditions[?(@.type=="DisruptionTarget")].status}/{.status.conditions[?(@.type=="DisruptionTarget")].reason}'`;
+    await cluster.advance(60_000);
+    expect((await kubectl(disruptionTarget)).stdout).toBe('True/PreemptionByScheduler');
+    await cluster.advance(70_000);
+    expect((await kubectl(disruptionTarget)).stdout).toBe('False/PreemptionByScheduler');
 
     // 30% of the Deployment's 4 replicas rounds up to 2 unavailable: 2 must stay healthy
     expect((await kubectl('apply -f -', deployment('api', 4))).exitCode).toBe(0);

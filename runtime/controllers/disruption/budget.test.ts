@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Deployment, Pod, PodDisruptionBudget, ReplicaSet } from '../../api/index.ts';
 import { rfc3339 } from '../../api/index.ts';
 import {
-  DELETION_TIMEOUT_MS, buildDisruptedPodMap, countHealthyPods, expectedPodCount, failSafeStatus, finders, nextStatus, podsForBudget,
+  DELETION_TIMEOUT_MS, STALE_POD_DISRUPTION_TIMEOUT_MS, buildDisruptedPodMap, countHealthyPods, expectedPodCount, failSafeStatus, finders, nextStatus,
+  podsForBudget, staleDisruptionCleanupInMs,
   type ControllerListers,
 } from './budget.ts';
 
@@ -246,5 +247,28 @@ describe('status', () => {
     expect(s.conditions).toEqual([
       { type: 'DisruptionAllowed', status: 'False', reason: 'SyncFailed', message: 'daemonsets.apps does not implement the scale subresource', observedGeneration: 1, lastTransitionTime: rfc3339(NOW_MS + 1000) },
     ]);
+  });
+});
+
+describe('stale DisruptionTarget conditions (TestStalePodDisruption)', () => {
+  const marked = (o: { status?: 'True' | 'False'; reason?: string; agoMs?: number; deleting?: boolean; phase?: string }): Pod => {
+    const p = pod('victim', { deleting: o.deleting ?? false });
+    p.status = {
+      phase: (o.phase ?? 'Running') as 'Running',
+      conditions: [{ type: 'DisruptionTarget', status: o.status ?? 'True', reason: o.reason ?? 'PreemptionByScheduler', lastTransitionTime: rfc3339(NOW_MS - (o.agoMs ?? 0)) }],
+    };
+    return p;
+  };
+  it.each<[string, Pod, number | undefined]>([
+    ['a fresh condition waits the full timeout', marked({}), STALE_POD_DISRUPTION_TIMEOUT_MS],
+    ['a condition set 90s ago waits 30s more', marked({ agoMs: 90_000 }), 30_000],
+    ['a condition older than the timeout is stale now', marked({ agoMs: 5 * 60_000 }), 0],
+    ['a pod being deleted is not stale', marked({ deleting: true }), undefined],
+    ['a False condition is not stale', marked({ status: 'False' }), undefined],
+    ["the kubelet's own condition is never stale", marked({ reason: 'TerminationByKubelet', agoMs: 5 * 60_000 }), undefined],
+    ['a terminal pod is left alone', marked({ phase: 'Failed', agoMs: 5 * 60_000 }), undefined],
+    ['a pod without the condition', pod('plain'), undefined],
+  ])('%s', (_n, p, expected) => {
+    expect(staleDisruptionCleanupInMs(p, NOW_MS)).toBe(expected);
   });
 });

@@ -253,3 +253,20 @@ export function failSafeStatus(pdb: PodDisruptionBudget, message: string, nowMs:
   );
   return s;
 }
+
+/** DefaultStalePodDisruptionTimeout: how long a DisruptionTarget condition may stand on a pod nobody deletes. */
+export const STALE_POD_DISRUPTION_TIMEOUT_MS = 2 * 60_000;
+
+/**
+ * nonTerminatingPodHasStaleDisruptionCondition: for a pod with DisruptionTarget=True that is not
+ * being deleted, not terminal, and not marked by the kubelet, how long until the condition is
+ * stale (0: now); undefined when there is nothing to clean up.
+ */
+export function staleDisruptionCleanupInMs(pod: Pod, nowMs: number, epochMs?: number): number | undefined {
+  if (pod.metadata.deletionTimestamp) return undefined;
+  const cond = (pod.status?.conditions ?? []).find((c) => c.type === 'DisruptionTarget');
+  const phase = pod.status?.phase;
+  if (!cond || cond.status !== 'True' || cond.reason === 'TerminationByKubelet' || phase === 'Succeeded' || phase === 'Failed') return undefined;
+  const sinceMs = parseRFC3339(cond.lastTransitionTime ?? '', epochMs) ?? nowMs;
+  return Math.max(0, STALE_POD_DISRUPTION_TIMEOUT_MS - (nowMs - sinceMs));
+}

@@ -5,17 +5,20 @@
 // selects is added, changed or deleted (upstream enqueues only the FIRST budget of a pod, warning
 // MultiplePodDisruptionBudgets when there are more), and again when an eviction entry of
 // disruptedPods expires. Like upstream, it watches no ReplicaSets or Deployments: it only reads
-// their caches, and scaling reaches it through the pods that come and go.
+// their caches, and scaling reaches it through the pods that come and go. It also resets a pod's
+// DisruptionTarget condition to False when nobody deleted the pod within 2 minutes of setting it.
 // mirrors pkg/controller/disruption/disruption.go (addDb/updateDb/removeDb, addPod/updatePod/deletePod,
-// getPdbForPod, sync, trySync, updatePdbStatus, failSafe, enqueuePdbForRecheck).
+// getPdbForPod, sync, trySync, updatePdbStatus, failSafe, enqueuePdbForRecheck, syncStalePodDisruption).
 import type { Deployment, Pod, PodDisruptionBudget, ReplicaSet } from '../../api/index.ts';
+import { rfc3339 } from '../../api/index.ts';
 import {
   RateLimitingQueue, isTombstone, runWorkers, type DeletedFinalStateUnknown, type EventRecorder, type RestClient, type SharedInformer,
   type WorkerPool,
 } from '../../client/index.ts';
 import type { HostedControllerDeps } from '../namespace/hosted.ts';
 import {
-  buildDisruptedPodMap, countHealthyPods, expectedPodCount, failSafeStatus, finders, nextStatus, podsForBudget, type ScaleFinder,
+  buildDisruptedPodMap, countHealthyPods, expectedPodCount, failSafeStatus, finders, nextStatus, podsForBudget, staleDisruptionCleanupInMs,
+  type ScaleFinder,
 } from './budget.ts';
 
 export interface DisruptionControllerOptions {
@@ -37,11 +40,15 @@ const podWithKind = (pod: Pod): Pod => ({ ...pod, apiVersion: 'v1', kind: 'Pod' 
 
 export class DisruptionController {
   private readonly queue: RateLimitingQueue<string>;
+  /** Pods whose DisruptionTarget condition may go stale (upstream's stalePodDisruptionQueue). */
+  private readonly staleQueue: RateLimitingQueue<string>;
   private workers: WorkerPool | undefined;
+  private staleWorkers: WorkerPool | undefined;
   private readonly find: ScaleFinder[];
 
   constructor(private readonly o: DisruptionControllerOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
+    this.staleQueue = new RateLimitingQueue<string>(o.clock);
     this.find = finders({
       replicaSet: (ns, name) => o.replicaSets.lister.get(ns, name),
       deployment: (ns, name) => o.deployments.lister.get(ns, name),
@@ -55,16 +62,52 @@ export class DisruptionController {
       const budget = this.pdbForPod(isTombstone(pod) ? pod.obj : pod);
       if (budget) this.queue.add(keyOf(budget));
     };
-    o.pods.addEventHandler({ onAdd: podChanged, onUpdate: (_old, pod) => podChanged(pod), onDelete: podChanged });
+    const podAddedOrUpdated = (pod: Pod): void => {
+      podChanged(pod);
+      const cleanupInMs = staleDisruptionCleanupInMs(pod, o.clock.now(), o.epochMs);
+      if (cleanupInMs !== undefined) this.staleQueue.addAfter(keyOf(pod), cleanupInMs);
+    };
+    o.pods.addEventHandler({ onAdd: podAddedOrUpdated, onUpdate: (_old, pod) => podAddedOrUpdated(pod), onDelete: podChanged });
   }
 
   start(): void {
     this.workers = runWorkers(this.queue, this.o.clock, 1, (key, done) => this.sync(key, done), (key, error) => this.o.onLog?.(`syncing ${key}: ${error}`));
+    this.staleWorkers = runWorkers(this.staleQueue, this.o.clock, 1, (key, done) => this.syncStalePodDisruption(key, done), (key, error) => this.o.onLog?.(`stale DisruptionTarget of ${key}: ${error}`));
   }
 
   stop(): void {
     this.workers?.stop();
+    this.staleWorkers?.stop();
     this.queue.shutDown();
+    this.staleQueue.shutDown();
+  }
+
+  /**
+   * syncStalePodDisruption: DisruptionTarget=True on a pod still not being deleted after 2 minutes
+   * is set back to False (upstream applies the status with Force; a strategic merge patch on the
+   * condition's type keeps its reason and message the same way).
+   */
+  private syncStalePodDisruption(key: string, done: (error?: string) => void): void {
+    if (!this.o.pods.hasSynced) return done('pod cache not synced yet');
+    const slash = key.indexOf('/');
+    const pod = this.o.pods.lister.get(key.slice(0, slash), key.slice(slash + 1));
+    if (!pod) return done();
+    const nowMs = this.o.clock.now();
+    const cleanupInMs = staleDisruptionCleanupInMs(pod, nowMs, this.o.epochMs);
+    if (cleanupInMs === undefined) return done();
+    if (cleanupInMs > 0) {
+      this.staleQueue.addAfter(key, cleanupInMs);
+      return done();
+    }
+    const body = {
+      metadata: { resourceVersion: pod.metadata.resourceVersion },
+      status: { conditions: [{ type: 'DisruptionTarget', status: 'False', lastTransitionTime: rfc3339(nowMs, this.o.epochMs) }] },
+    };
+    const target = { group: '', resource: 'pods', namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', subresource: 'status' };
+    this.o.client.request({ verb: 'patch', ...target, patchType: 'application/strategic-merge-patch+json', body }, (res) => {
+      if (res.code === 200 || res.code === 404) return done();
+      done(`status patch: ${res.code}`);
+    });
   }
 
   /** getPdbForPod: the first budget (by name) whose selector matches the pod. */
