@@ -10,6 +10,7 @@ import type {
   Namespace,
   Node,
   Pod,
+  PodDisruptionBudget,
   ReplicaSet,
   ResourceInfo,
   ResourceQuota,
@@ -28,6 +29,7 @@ import {
   describeService,
   type Related,
 } from '../describe/others.ts';
+import { describePodDisruptionBudget } from '../describe/pdb.ts';
 import { describePod } from '../describe/pod.ts';
 import { describeLimitRange, describeResourceQuota } from '../describe/quota.ts';
 import type { ObjectList } from '../transport.ts';
@@ -61,6 +63,8 @@ export function describeObject(
       return describeResourceQuota(obj as ResourceQuota);
     case 'LimitRange':
       return describeLimitRange(obj as LimitRange);
+    case 'PodDisruptionBudget':
+      return describePodDisruptionBudget(obj as PodDisruptionBudget, related.events, nowMs);
     default:
       return describeGeneric(obj, info.namespaced, related, nowMs);
   }

@@ -12,14 +12,12 @@ import type {
   Namespace,
   Node,
   Pod,
-  PodDisruptionBudget,
   ReplicaSet,
   ResourceQuota,
   Service,
 } from '../../../api/index.ts';
 import { formatLabelSelector } from '../../../api/index.ts';
 import { writeEvents } from './events.ts';
-import { describePodDisruptionBudget } from './pdb.ts';
 import { controllerOf, writePodTemplate } from './pod.ts';
 import { writeNamespaceLimitRanges, writeNamespaceQuotas } from './quota.ts';
 import {
@@ -341,8 +339,6 @@ export function describeGeneric(
   related: Related,
   nowMs: number,
 ): string {
-  // describe.go's describer map: kinds with a describer of their own that reach the generic path
-  if (obj.kind === 'PodDisruptionBudget') return describePodDisruptionBudget(obj as PodDisruptionBudget, related.events, nowMs);
   const w = new PrefixWriter();
   header(w, obj, namespaced);
   writeLabels(w, 'Labels', obj.metadata.labels);

@@ -1,8 +1,8 @@
 // kubectl describe pdb, against describePodDisruptionBudgetV1 (staging/src/k8s.io/kubectl/pkg/describe/describe.go)
 // and the shape of its output on a v1.33 cluster.
 import { describe, expect, it } from 'vitest';
-import { rfc3339, type CoreEvent, type PodDisruptionBudget } from '../../../api/index.ts';
-import { describeGeneric } from './others.ts';
+import { lookupResource, rfc3339, type CoreEvent, type PodDisruptionBudget } from '../../../api/index.ts';
+import { describeObject } from '../commands/describe.ts';
 import { describePodDisruptionBudget } from './pdb.ts';
 
 const NOW_MS = 10 * 60_000;
@@ -41,7 +41,7 @@ describe('kubectl describe pdb', () => {
     for (const line of lines) expect(text.split('\n')).toContain(line);
   });
 
-  it('lists the events about the budget, and is what the generic describe path prints for the kind', () => {
+  it('lists the events about the budget, and is what describe dispatches the kind to', () => {
     const noPods: CoreEvent = {
       apiVersion: 'v1', kind: 'Event',
       metadata: { name: 'web.1', namespace: 'default' },
@@ -59,6 +59,6 @@ describe('kubectl describe pdb', () => {
       '  Normal  NoPods  30s   controllermanager  No matching pods found',
       '',
     ]);
-    expect(describeGeneric(obj, true, { events: [noPods] }, NOW_MS)).toBe(text);
+    expect(describeObject(obj, lookupResource('pdb')!, { events: [noPods] }, NOW_MS)).toBe(text);
   });
 });
