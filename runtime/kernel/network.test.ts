@@ -22,6 +22,19 @@ describe('SimNetwork', () => {
     expect(ats.size).toBe(5);
   });
 
+  it("an endpoint's epoch changes each time it goes down or up (a connection does not survive a restart)", () => {
+    const k = createKernel();
+    recorder(k, ['a']);
+    const up = k.net.epoch('a');
+    expect(up).toBeGreaterThan(0);
+    expect(k.net.epoch('a')).toBe(up);
+    k.net.setHandler('a', null);
+    const down = k.net.epoch('a');
+    k.net.setHandler('a', () => {});
+    expect(new Set([up, down, k.net.epoch('a')]).size).toBe(3);
+    expect(k.net.epoch('never-registered')).toBe(0);
+  });
+
   it('loses roughly lossRate of messages and counts drops', () => {
     const k = createKernel({ seed: 4, link: { lossRate: 0.25 } });
     const got = recorder(k, ['a', 'b']);

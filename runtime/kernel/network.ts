@@ -54,6 +54,8 @@ export interface NetworkStats {
 
 interface Endpoint {
   handler: MessageHandler | null;
+  /** Changes each time the endpoint goes up or down: a connection made at one epoch is broken at another. */
+  epoch: number;
 }
 
 /** An endpoint's trace strings, hashed once: its name (as an actor) and its "to"/"from" detail heads. */
@@ -92,6 +94,7 @@ export class SimNetwork {
   readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, duplicated: 0 };
   private defaults: LinkConfig;
   private readonly endpoints = new Map<string, Endpoint>();
+  private epochs = 0;
   private readonly links = new Map<string, Map<string, LinkConfig>>();
   private readonly groupOf = new Map<string, number>();
   private readonly blocked = new Map<string, Set<string>>();
@@ -114,7 +117,7 @@ export class SimNetwork {
 
   /** Attaches `handler` to endpoint `name` (replacing any previous one); the endpoint is up. */
   register<M>(name: string, handler: MessageHandler<M>): void {
-    this.endpoints.set(name, { handler: handler as MessageHandler });
+    this.endpoints.set(name, { handler: handler as MessageHandler, epoch: ++this.epochs });
   }
 
   /** Detaches endpoint `name`: later deliveries to it are dropped. */
@@ -125,6 +128,14 @@ export class SimNetwork {
   /** True if `name` is registered with a handler (a crashed process is down). */
   isUp(name: string): boolean {
     return this.endpoints.get(name)?.handler != null;
+  }
+
+  /**
+   * The endpoint's current epoch (0 if unknown). A TCP connection does not survive its peer's
+   * restart: a client that remembers the epoch it connected at can tell its connection was reset.
+   */
+  epoch(name: string): number {
+    return this.endpoints.get(name)?.epoch ?? 0;
   }
 
   /** Sets the link parameters used for every link without its own settings. */
@@ -284,7 +295,7 @@ export class SimNetwork {
 
   /** Marks an endpoint down (keeps its name) or up again with a handler; used by processes. */
   setHandler(name: string, handler: MessageHandler | null): void {
-    this.endpoints.set(name, { handler });
+    this.endpoints.set(name, { handler, epoch: ++this.epochs });
   }
 }
 

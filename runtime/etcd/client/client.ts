@@ -7,7 +7,10 @@
 // Watches survive member failures: the client re-opens them elsewhere from the last delivered
 // revision + 1 (clientv3 watcher resume). Liveness is checked per connection, not per watch, as
 // gRPC keepalive pings an HTTP/2 connection that multiplexes every watch stream: one ping per
-// member every WATCH_PING_MS names all this client's streams there, and one answer covers them.
+// member every KEEPALIVE_TIME_MS names all this client's streams there, and one answer covers
+// them; no answer within KEEPALIVE_TIMEOUT_MS (a partition, a dead machine) resumes the streams
+// elsewhere. A member process that died on a live machine resets its connections at once (TCP
+// RST), which the client sees within RESET_CHECK_MS.
 import type { Kernel, SimEvent } from '../../kernel/index.ts';
 import type { EtcdError, Result } from '../errors.ts';
 import { ErrDeadlineExceeded, ErrNoLeader, ErrStopped, fail } from '../errors.ts';
@@ -32,8 +35,14 @@ export interface ClientOptions {
 const RETRY_BACKOFF_MS = 50;
 /** Retransmission interval for an unanswered write (Linux TCP's minimum RTO is 200 ms). */
 const RETRANSMIT_MS = 200;
-const WATCH_PING_MS = 500;
-const WATCH_SILENCE_MS = 1500;
+/**
+ * kube-apiserver's etcd client keepalive (storage/storagebackend/factory/etcd3.go keepaliveTime 30 s,
+ * keepaliveTimeout 10 s).
+ */
+const KEEPALIVE_TIME_MS = 30_000;
+const KEEPALIVE_TIMEOUT_MS = 10_000;
+/** How soon a connection reset from a dead member process reaches the client. */
+const RESET_CHECK_MS = 500;
 /** How long a missing watch message may be late (reordering) before we call it lost. */
 const GAP_WAIT_MS = 200;
 /** Errors that prove the request was not proposed: safe to retry anywhere. */
@@ -47,6 +56,7 @@ export class SimEtcdClient implements EtcdClient {
   private readonly watchStreams = new Map<string, (m: WatchMessage) => void>();
   private readonly liveWatches = new Set<ClientWatch>();
   private pinging = false;
+  private resetChecking = false;
   /**
    * Scratch for pingConnections: members in the order their first stream came (the first
    * pingMembers slots), and each member's stream keys this round (the first `count` slots). Slots
@@ -177,26 +187,43 @@ export class SimEtcdClient implements EtcdClient {
   /** For ClientWatch: join or leave the connection keepalive. */
   track(w: ClientWatch): void {
     this.liveWatches.add(w);
+    if (!this.resetChecking) {
+      this.resetChecking = true;
+      this.clock.setTimer(RESET_CHECK_MS, () => this.checkResets());
+    }
     if (this.pinging) return;
     this.pinging = true;
-    this.clock.setTimer(WATCH_PING_MS, () => this.pingConnections());
+    this.clock.setTimer(KEEPALIVE_TIME_MS, () => this.pingConnections());
   }
   untrack(w: ClientWatch): void {
     this.liveWatches.delete(w);
   }
 
-  /** Every WATCH_PING_MS: resume streams that went silent, and ping each member once for the rest. */
+  /**
+   * Every RESET_CHECK_MS, without a message: streams whose member process is gone (the reset of
+   * their connection arrived) or that have no member yet open again.
+   */
+  private checkResets(): void {
+    if (this.liveWatches.size === 0) {
+      this.resetChecking = false;
+      return;
+    }
+    // resetIfDead() never adds or removes a live watch, so the set is walked as it is
+    this.liveWatches.forEach((w) => w.resetIfDead());
+    this.clock.setTimer(RESET_CHECK_MS, () => this.checkResets());
+  }
+
+  /** Every KEEPALIVE_TIME_MS: ping each member once for all its streams; KEEPALIVE_TIMEOUT_MS later, resume the unanswered. */
   private pingConnections(): void {
     if (this.liveWatches.size === 0) {
       this.pinging = false;
       return;
     }
-    // keepalive() never adds or removes a live watch, so the set is walked as it is
     const round = ++this.pingRound;
     this.pingMembers = 0;
-    const now = this.clock.now();
+    const sentMs = this.clock.now();
     this.liveWatches.forEach((w) => {
-      if (!w.keepalive(now)) return;
+      if (!w.wantsPing()) return;
       const member = w.streamMember;
       let scratch = this.pingKeys.get(member);
       if (scratch === undefined) this.pingKeys.set(member, (scratch = { round: 0, count: 0, keys: [] }));
@@ -215,11 +242,16 @@ export class SimEtcdClient implements EtcdClient {
       if (watchKeys === undefined || !samePrefix(watchKeys, keys, count)) this.pingSent.set(member, (watchKeys = keys.slice(0, count)));
       this.sendRaw(member, { op: 'watchPing', watchKeys });
     }
-    this.clock.setTimer(WATCH_PING_MS, () => this.pingConnections());
+    this.clock.setTimer(KEEPALIVE_TIMEOUT_MS, () => this.liveWatches.forEach((w) => w.keepaliveTimedOut(sentMs)));
+    this.clock.setTimer(KEEPALIVE_TIME_MS, () => this.pingConnections());
   }
 
   nextId(): number {
     return this.seq++;
+  }
+  /** The member's connection epoch (kernel network): a new value means the old connection was reset. */
+  memberEpoch(member: string): number {
+    return this.kernel.net.epoch(member);
   }
   liveMembers(): string[] {
     return this.opts.endpoints.map((e) => e.member).filter((m) => this.kernel.net.isUp(m));
@@ -347,6 +379,8 @@ class ClientWatch implements WatchHandle {
   private readonly id: number;
   private streamKey = '';
   private member = '';
+  /** The member's connection epoch when this stream opened. */
+  private epoch = 0;
   private lastRevision: number;
   private lastHeardMs = 0;
   private hop = 0;
@@ -376,17 +410,20 @@ class ClientWatch implements WatchHandle {
     if (!this.closed && this.member) this.client.sendRaw(this.member, { op: 'watchProgress', watchKey: this.streamKey });
   }
 
-  /**
-   * The keepalive check: a stream silent too long resumes elsewhere; otherwise it wants a ping
-   * (true), on streamWatchKey at streamMember.
-   */
-  keepalive(nowMs: number): boolean {
-    if (this.closed) return false;
-    if (nowMs - this.lastHeardMs >= WATCH_SILENCE_MS) {
-      this.reopen();
-      return false;
-    }
-    return this.member !== '';
+  /** Whether this stream takes part in the next keepalive ping (on streamWatchKey at streamMember). */
+  wantsPing(): boolean {
+    return !this.closed && this.member !== '';
+  }
+
+  /** Nothing heard on this stream since the keepalive ping sent at `pingSentMs`: the connection is dead. */
+  keepaliveTimedOut(pingSentMs: number): void {
+    if (!this.closed && this.member !== '' && this.lastHeardMs < pingSentMs) this.reopen();
+  }
+
+  /** The member's process died (its connection was reset), or no member was up when this stream last opened. */
+  resetIfDead(): void {
+    if (this.closed) return;
+    if (this.member === '' || this.client.memberEpoch(this.member) !== this.epoch) this.reopen();
   }
 
   get streamMember(): string {
@@ -406,6 +443,7 @@ class ClientWatch implements WatchHandle {
       return;
     }
     this.member = live[this.hop % live.length]!;
+    this.epoch = this.client.memberEpoch(this.member);
     this.streamKey = `${this.client.name}/w${this.id}.${this.hop}`;
     this.nextSeq = 0;
     this.early = new Map();

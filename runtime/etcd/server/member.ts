@@ -65,6 +65,8 @@ export interface MemberHandle {
 
 const LEASE_CHECK_MS = 500;
 const READ_RETRY_TICKS = 5;
+/** v3rpc maxNoLeaderCnt: election timeouts without a leader before watch streams are canceled. */
+const MAX_NO_LEADER_COUNT = 3;
 
 export function startMember(ctx: ProcessContext, spec: MemberSpec, cfg: MemberConfig, register: (h: MemberHandle | null) => void): void {
   const m = new EtcdMember(ctx, spec, cfg);
@@ -79,12 +81,13 @@ class EtcdMember implements MemberHandle {
   private readonly lessor = new LeaderLessor();
   private readonly waiters = new Map<string, Reply>();
   private reads: PendingRead[] = [];
-  private readonly watches = new Map<string, { hubId: number; replyTo: string; sent: number; alive?: WatchMessage }>();
+  private readonly watches = new Map<string, { hubId: number; replyTo: string; sent: number; alive?: WatchMessage; dropped?: boolean }>();
   /** The last pong's stream list per client: a quiet connection gets the same (frozen) list again. */
   private readonly lastPongs = new Map<string, { keys: readonly string[]; streams: readonly WatchMessage[] }>();
   private readonly relays = new Map<string, { replyTo: string; reqId: string }>();
   private seq = 0;
   private wasLeader = false;
+  private noLeaderCount = 0;
   private readonly minLeaseTtlSeconds: number;
 
   constructor(private readonly ctx: ProcessContext, readonly spec: MemberSpec, private readonly cfg: MemberConfig) {
@@ -107,6 +110,7 @@ class EtcdMember implements MemberHandle {
     });
     ctx.every(cfg.tickMs, () => this.onTick(), 1 + ctx.rng.nextInt(cfg.tickMs));
     ctx.every(LEASE_CHECK_MS, () => this.revokeExpiredLeases());
+    ctx.every(cfg.electionTicks * cfg.tickMs, () => this.monitorLeader());
     ctx.onMessage<unknown>((msg, from) => this.onMessage(msg, from));
     ctx.trace('etcd.start', `member ${spec.id} at revision ${this.sm.store.revision}`);
   }
@@ -232,6 +236,24 @@ class EtcdMember implements MemberHandle {
       this.ctx.trace('etcd.lessor.promote', `${leases.length} lease(s)`);
     } else if (!leader && this.wasLeader) this.lessor.demote();
     this.wasLeader = leader;
+  }
+
+  /**
+   * v3rpc/interceptor.go monitorLeader: every election timeout, count how long the member has had
+   * no leader; after maxNoLeaderCnt (3) in a row, cancel every watch stream ("etcdserver: no
+   * leader"), so clients that asked WithRequireLeader (kube-apiserver does) go elsewhere or retry.
+   */
+  private monitorLeader(): void {
+    this.noLeaderCount = this.node.raft.lead === None ? this.noLeaderCount + 1 : 0;
+    if (this.noLeaderCount < MAX_NO_LEADER_COUNT || this.watches.size === 0) return;
+    this.ctx.trace('etcd.watch.noleader', `${this.watches.size} stream(s) canceled`);
+    const dropped = [...this.watches];
+    this.watches.clear();
+    for (const [watchKey, w] of dropped) {
+      w.dropped = true;
+      this.hub.cancel(w.hubId);
+      this.sendWatch(w.replyTo, watchKey, 'gone', w.sent);
+    }
   }
 
   /** A snapshot from the leader replaced the store: watchers must resume against the new one. */
@@ -462,9 +484,10 @@ class EtcdMember implements MemberHandle {
   private watchCreate(replyTo: string, watchKey: string, req: WatchRequest): void {
     if (this.watches.has(watchKey)) return; // duplicated create message
     if (this.node.raft.lead === None) return this.sendWatch(replyTo, watchKey, 'gone', -1);
-    const entry = { hubId: -1, replyTo, sent: 0 };
+    const entry: { hubId: number; replyTo: string; sent: number; dropped?: boolean } = { hubId: -1, replyTo, sent: 0 };
     this.watches.set(watchKey, entry);
     entry.hubId = this.hub.watch(req, (resp) => {
+      if (entry.dropped) return; // canceled by monitorLeader: the client resumes, it is not told the watch ended
       const header = this.header(); // a fresh object: its revision is this response's
       header.revision = resp.revision;
       this.sendWatch(replyTo, watchKey, { ...resp, header }, entry.sent++);
@@ -473,12 +496,11 @@ class EtcdMember implements MemberHandle {
   }
 
   /**
-   * One answer for every stream of a client connection: 'alive' with the last position sent (so the
-   * client notices a lost tail message) or 'gone'. clientv3 WithRequireLeader: a member without a
-   * leader drops its watch streams.
+   * One answer for every stream of a client connection (the HTTP/2 keepalive ping): 'alive' with the
+   * last position sent (so the client notices a lost tail message), or 'gone' for a stream this
+   * member no longer has. Leader loss cancels streams in monitorLeader, not here.
    */
   private answerPing(to: string, watchKeys: readonly string[]): void {
-    const hasLeader = this.node.raft.lead !== None;
     // Messages are never changed once sent, so an unchanged stream's 'alive' record, and an
     // unchanged list of them, are sent again rather than rebuilt every 500 ms.
     const last = this.lastPongs.get(to);
@@ -488,10 +510,10 @@ class EtcdMember implements MemberHandle {
       const watchKey = watchKeys[i]!;
       const w = this.watches.get(watchKey);
       let m: WatchMessage;
-      if (w !== undefined && hasLeader) {
+      if (w !== undefined) {
         if (w.alive === undefined || w.alive.seq !== w.sent - 1) w.alive = Object.freeze({ kind: 'etcd.watch', watchKey, response: 'alive', seq: w.sent - 1 });
         m = w.alive;
-      } else m = { kind: 'etcd.watch', watchKey, response: 'gone', seq: w ? w.sent - 1 : -1 };
+      } else m = { kind: 'etcd.watch', watchKey, response: 'gone', seq: -1 };
       if (streams === undefined && previous?.[i] === m) continue;
       streams ??= previous ? previous.slice(0, i) : [];
       streams.push(m);
