@@ -7,10 +7,12 @@
 // Watches survive member failures: the client re-opens them elsewhere from the last delivered
 // revision + 1 (clientv3 watcher resume). Liveness is checked per connection, not per watch, as
 // gRPC keepalive pings an HTTP/2 connection that multiplexes every watch stream: one ping per
-// member every KEEPALIVE_TIME_MS names all this client's streams there, and one answer covers
-// them; no answer within KEEPALIVE_TIMEOUT_MS (a partition, a dead machine) resumes the streams
-// elsewhere. A member process that died on a live machine resets its connections at once (TCP
-// RST), which the client sees within RESET_CHECK_MS.
+// member every TAIL_CHECK_MS names all this client's streams there, and one answer covers them
+// with each stream's last position. The simulated network drops messages where TCP would resend
+// them, so that answer is how a lost tail message is found (about when TCP would retransmit it);
+// a connection heard from not at all for KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS (a partition, a
+// dead machine) is dead, and its streams resume elsewhere. A member process that died on a live
+// machine resets its connections at once (TCP RST), which the client sees within RESET_CHECK_MS.
 import type { Kernel, SimEvent } from '../../kernel/index.ts';
 import type { EtcdError, Result } from '../errors.ts';
 import { ErrDeadlineExceeded, ErrNoLeader, ErrStopped, fail } from '../errors.ts';
@@ -41,6 +43,8 @@ const RETRANSMIT_MS = 200;
  */
 const KEEPALIVE_TIME_MS = 30_000;
 const KEEPALIVE_TIMEOUT_MS = 10_000;
+/** How often each connection's stream positions are asked for (TCP would have resent a lost segment by then). */
+const TAIL_CHECK_MS = 1_000;
 /** How soon a connection reset from a dead member process reaches the client. */
 const RESET_CHECK_MS = 500;
 /** How long a missing watch message may be late (reordering) before we call it lost. */
@@ -193,7 +197,7 @@ export class SimEtcdClient implements EtcdClient {
     }
     if (this.pinging) return;
     this.pinging = true;
-    this.clock.setTimer(KEEPALIVE_TIME_MS, () => this.pingConnections());
+    this.clock.setTimer(TAIL_CHECK_MS, () => this.pingConnections());
   }
   untrack(w: ClientWatch): void {
     this.liveWatches.delete(w);
@@ -213,17 +217,18 @@ export class SimEtcdClient implements EtcdClient {
     this.clock.setTimer(RESET_CHECK_MS, () => this.checkResets());
   }
 
-  /** Every KEEPALIVE_TIME_MS: ping each member once for all its streams; KEEPALIVE_TIMEOUT_MS later, resume the unanswered. */
+  /** Every TAIL_CHECK_MS: resume streams silent past the keepalive timeout, and ping each member once for the rest. */
   private pingConnections(): void {
     if (this.liveWatches.size === 0) {
       this.pinging = false;
       return;
     }
+    // keepalive() never adds or removes a live watch, so the set is walked as it is
     const round = ++this.pingRound;
     this.pingMembers = 0;
-    const sentMs = this.clock.now();
+    const now = this.clock.now();
     this.liveWatches.forEach((w) => {
-      if (!w.wantsPing()) return;
+      if (!w.keepalive(now)) return;
       const member = w.streamMember;
       let scratch = this.pingKeys.get(member);
       if (scratch === undefined) this.pingKeys.set(member, (scratch = { round: 0, count: 0, keys: [] }));
@@ -242,8 +247,7 @@ export class SimEtcdClient implements EtcdClient {
       if (watchKeys === undefined || !samePrefix(watchKeys, keys, count)) this.pingSent.set(member, (watchKeys = keys.slice(0, count)));
       this.sendRaw(member, { op: 'watchPing', watchKeys });
     }
-    this.clock.setTimer(KEEPALIVE_TIMEOUT_MS, () => this.liveWatches.forEach((w) => w.keepaliveTimedOut(sentMs)));
-    this.clock.setTimer(KEEPALIVE_TIME_MS, () => this.pingConnections());
+    this.clock.setTimer(TAIL_CHECK_MS, () => this.pingConnections());
   }
 
   nextId(): number {
@@ -410,14 +414,17 @@ class ClientWatch implements WatchHandle {
     if (!this.closed && this.member) this.client.sendRaw(this.member, { op: 'watchProgress', watchKey: this.streamKey });
   }
 
-  /** Whether this stream takes part in the next keepalive ping (on streamWatchKey at streamMember). */
-  wantsPing(): boolean {
-    return !this.closed && this.member !== '';
-  }
-
-  /** Nothing heard on this stream since the keepalive ping sent at `pingSentMs`: the connection is dead. */
-  keepaliveTimedOut(pingSentMs: number): void {
-    if (!this.closed && this.member !== '' && this.lastHeardMs < pingSentMs) this.reopen();
+  /**
+   * The keepalive check: a stream not heard from for the keepalive time and timeout resumes
+   * elsewhere; otherwise it wants a ping (true), on streamWatchKey at streamMember.
+   */
+  keepalive(nowMs: number): boolean {
+    if (this.closed) return false;
+    if (nowMs - this.lastHeardMs >= KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS) {
+      this.reopen();
+      return false;
+    }
+    return this.member !== '';
   }
 
   /** The member's process died (its connection was reset), or no member was up when this stream last opened. */

@@ -1,6 +1,6 @@
 // How a watch learns its stream is dead, as kube-apiserver's etcd client does: a member process
 // that dies resets the connection (seen within 500 ms); a member cut off by a partition is found
-// by the gRPC keepalive (ping every 30 s, 10 s to answer); a member without a leader cancels its
+// by the keepalive (nothing heard for 30 s + 10 s); a member without a leader cancels its
 // streams after 3 election timeouts (v3rpc monitorLeader). Each time the watch resumes on another
 // member from the next revision, without gaps or duplicates.
 import { describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ describe('etcd client watch liveness', () => {
     return undefined;
   }
 
-  it('a member cut off from the client by a partition: the keepalive finds it after 10-40 s, not before', () => {
+  it('a member cut off from the client by a partition: the keepalive finds it after 40 s of silence (keepalive time + timeout), not before', () => {
     const { kernel, cluster, revisions, put } = setup();
     expect(msUntilSeen(kernel, revisions, put('w/a'), 1000)).toBeDefined();
     const blockedAt = kernel.now();
@@ -74,8 +74,8 @@ describe('etcd client watch liveness', () => {
     const last = put('w/after');
     expect(msUntilSeen(kernel, revisions, last, 60_000)).toBeDefined();
     const detectedMs = kernel.now() - blockedAt;
-    expect(detectedMs).toBeGreaterThanOrEqual(10_000);
-    expect(detectedMs).toBeLessThanOrEqual(45_000);
+    expect(detectedMs).toBeGreaterThanOrEqual(38_000);
+    expect(detectedMs).toBeLessThanOrEqual(43_000);
     // resumed from the next revision: every write under w/ once, in order
     expect(revisions).toEqual([...new Set(revisions)].sort((a, b) => a - b));
     expect(revisions.at(-1)).toBe(last);
