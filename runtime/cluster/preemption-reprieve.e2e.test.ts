@@ -88,4 +88,28 @@ spec:
     expect(await phaseOf(cluster, 'guarded')).toBe('Running');
     expect(await preempted(cluster)).toEqual(['unguarded']);
   });
+
+  it('a nomination preemption can no longer honour is cleared (NewPostFilterResultWithNominatedNode(""))', async () => {
+    const cluster = createCluster({ seed: 12, topology: 'single-node', workers: 1 });
+    await ok(cluster, 'apply -f -', classes);
+    // asks for more CPU than any node has: no node fits, and evicting pods cannot help
+    await ok(cluster, 'apply -f -', podYaml('huge', { cls: 'high', cpu: '64' }));
+    await cluster.advance(5_000);
+    // as if an earlier cycle had nominated it (say the node shrank since)
+    const admin = cluster.internals.restClient('test-admin');
+    let patched = 0;
+    admin.request({
+      verb: 'patch', group: '', resource: 'pods', namespace: 'default', name: 'huge', subresource: 'status',
+      patchType: 'application/merge-patch+json', body: { status: { nominatedNodeName: 'worker-1' } },
+    }, (r) => { patched = r.code; });
+    await cluster.advance(1_000);
+    expect(patched).toBe(200);
+    expect((await json<Pod>(cluster, 'get pod huge')).status?.nominatedNodeName).toBe('worker-1');
+    // a status-only update leaves it among the unschedulable pods (isPodUpdated); the 5-minute flush
+    // retries it, preemption finds no candidate, and the nomination is cleared
+    await until(cluster, async () => (await json<Pod>(cluster, 'get pod huge')).status?.nominatedNodeName === undefined, 360_000);
+    const pod = await json<Pod>(cluster, 'get pod huge');
+    expect(pod.spec.nodeName).toBeUndefined();
+    expect(pod.status?.conditions?.find((c) => c.type === 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable' });
+  });
 });

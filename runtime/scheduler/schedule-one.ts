@@ -209,6 +209,8 @@ function unschedulableOutcome(
     }
     postFilterMsg = statusMessage(s);
     if (s.code !== 'Unschedulable') break;
+    // RunPostFilterPlugins: a rejecting plugin's result still counts (a nomination to clear, "")
+    if (result) nominated = result;
   }
   const numAllNodes = c.ctx.allNodes.length;
   const message = fitErrorMessage(numAllNodes, preFilterMsg, nodeToStatus, postFilterMsg);

@@ -40,7 +40,8 @@ export function bindPod(client: RestClient, pod: Pod, nodeName: string, done: Do
 export function patchPodStatus(
   client: RestClient,
   pod: Pod,
-  status: Partial<PodStatus>,
+  /** A JSON merge patch of the status: null removes a field. */
+  status: { [K in keyof PodStatus]?: PodStatus[K] | null },
   done: Done,
 ): void {
   client.request(

@@ -399,14 +399,16 @@ export class RunningScheduler {
       },
       rfc3339(nowMs),
     );
+    // updatePod: nominatedNodeName changes only when preemption set it (a node, or "" to clear it)
     const nominatedNodeName = f.nominated?.nominatedNodeName;
     const nnnNeedsUpdate =
-      nominatedNodeName !== undefined && pod.status?.nominatedNodeName !== nominatedNodeName;
+      nominatedNodeName !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominatedNodeName;
     if (!changed && !nnnNeedsUpdate) return;
     patchPodStatus(
       this.d.client,
       pod,
-      { conditions, ...(nnnNeedsUpdate ? { nominatedNodeName } : {}) },
+      // a merge patch removes a field set to null (status.nominatedNodeName is omitempty)
+      { conditions, ...(nnnNeedsUpdate ? { nominatedNodeName: nominatedNodeName === '' ? null : nominatedNodeName } : {}) },
       (err) => {
         if (err && ctx.isLive()) this.d.log(`updating pod ${this.key(pod)}: ${err}`);
       },

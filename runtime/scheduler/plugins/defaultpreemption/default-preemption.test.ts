@@ -24,6 +24,8 @@ function postFilter(nodes: string[], preemptor: Pod, pods: Pod[], opts: { status
   return newDefaultPreemption().postFilter(state, p, opts.statuses ?? allUnschedulable(nodes), ctx, filter);
 }
 
+
+const CLEAR_NOMINATION = { nominatedNodeName: '', victims: [] };
 describe('PostFilter (upstream TestPostFilter)', () => {
   const onePod = (name: string, node: string, priority = LOW): Pod => pod(name, { node, priority, res: VERY_LARGE });
 
@@ -35,8 +37,9 @@ describe('PostFilter (upstream TestPostFilter)', () => {
   });
 
   it('pod with tied priority is still unschedulable', () => {
+    // NewPostFilterResultWithNominatedNode(""): the pod's nomination, if any, is cleared
     expect(postFilter(['node1'], pod('p', { priority: LOW, res: SMALL }), [onePod('p1', 'node1')])).toEqual([
-      null, { code: 'Unschedulable', reasons: ['preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.'] },
+      CLEAR_NOMINATION, { code: 'Unschedulable', reasons: ['preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.'] },
     ]);
   });
 
@@ -44,7 +47,7 @@ describe('PostFilter (upstream TestPostFilter)', () => {
     const statuses = new Map([['node1', unresolvable('node(s) had untolerated taint')]]);
     const msg = 'preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.';
     expect(postFilter(['node1', 'node2'], pod('p', { priority: HIGH, res: SMALL }), [onePod('p1', 'node1'), onePod('p2', 'node2')], { statuses }))
-      .toEqual([null, { code: 'Unschedulable', reasons: [msg] }]);
+      .toEqual([CLEAR_NOMINATION, { code: 'Unschedulable', reasons: [msg] }]);
   });
 
   it('pod can be made schedulable on one node', () => {

@@ -5,8 +5,8 @@
 // random offset (candidates.ts; victims with reprieve and PDBs in select-victims.ts), pick one
 // (pick-node.ts). Nothing is evicted here: the caller deletes the chosen victims (prepareCandidate).
 // When nothing fits the FitError is "preemption: 0/N nodes are available: ...".
-// Not modelled: extenders, async preemption (the caller evicts synchronously), the returned
-// "clear nominatedNodeName" result when no node helps (the pod keeps its nomination here).
+// When no node helps, the result nominates "" (clear the pod's nomination), as upstream.
+// Not modelled: extenders, async preemption (the caller evicts synchronously).
 import type { Status } from '../../framework/interface.ts';
 import type { CycleContext, NodeToStatus, PostFilterPlugin, PostFilterResult } from '../../framework/cycle.ts';
 import { fitErrorMessage } from '../../fit-error.ts';
@@ -65,7 +65,8 @@ function preempt(
     if (!nodeStatuses.has(name)) nodeStatuses.set(name, unresolvable(MSG_NOT_HELPFUL));
   }
   const message = fitErrorMessage(ctx.allNodes.length, '', nodeStatuses, '');
-  return [null, newStatus('Unschedulable', 'preemption: ' + message)];
+  // NewPostFilterResultWithNominatedNode(""): no node helps, so a nomination the pod holds is cleared
+  return [{ nominatedNodeName: '', victims: [] }, newStatus('Unschedulable', 'preemption: ' + message)];
 }
 
 export function newDefaultPreemption(args: DefaultPreemptionArgs = DEFAULT_PREEMPTION_ARGS): PostFilterPlugin {

@@ -44,8 +44,10 @@ describe('DefaultPreemption victims (property)', () => {
         const pdbs = c.budgets.map((b, i) => makePDB(`b${i}`, { matchLabels: { app: b.app }, disruptionsAllowed: b.allowed }));
         const ctx = { allNodes: snap.nodeInfoList, pdbs, intn: (n: number) => c.offset % n, nowMs: 0 };
         const [result, status] = newDefaultPreemption().postFilter(state, preemptor, statuses, ctx, filter);
-        if (!result) {
+        if (!result || result.nominatedNodeName === '') {
+          // no node helps: unschedulable, and the result (if any) only clears a nomination
           expect(status.code).toBe('Unschedulable');
+          expect(result?.victims ?? []).toEqual([]);
           return;
         }
         preempted++;
