@@ -46,6 +46,7 @@ export {
   formatLabels,
   formatLabelSelector,
   labelSelectorAsSelector,
+  parseToLabelSelector,
   newRequirement,
   parseSelector,
   selectorFromSet,

@@ -7,6 +7,7 @@ import {
   lex,
   newRequirement,
   parseSelector,
+  parseToLabelSelector,
   Requirement,
   Selector,
   selectorFromSet,
@@ -338,4 +339,15 @@ describe('LabelSelectorAsSelector (helpers_test.go)', () => {
       formatLabelSelector({ matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] }),
     ).toBe('!tier');
   });
+});
+
+describe('parseToLabelSelector (metav1.ParseToLabelSelector)', () => {
+  it.each([
+    ['app=web,tier==db', { matchLabels: { app: 'web', tier: 'db' } }],
+    ['env notin (dev,qa),release', { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['dev', 'qa'] }, { key: 'release', operator: 'Exists' }] }],
+  ])('%s', (input, want) => expect(parseToLabelSelector(input)).toEqual({ ok: true, selector: want }));
+  it.each([
+    ['a>1', '"gt" isn\'t supported in label selectors'],
+    ['a!=b', '"!=" is not a valid label selector operator'],
+  ])('%s is refused', (input, error) => expect(parseToLabelSelector(input)).toEqual({ ok: false, error }));
 });

@@ -4,7 +4,7 @@
 import { Path } from '../field/path.ts';
 import { aggregateMessage, invalid, notSupported, type FieldError } from '../field/errors.ts';
 import { isQualifiedName, isValidLabelValue } from '../validation/names.ts';
-import type { LabelSelector } from '../types/meta.ts';
+import type { LabelSelector, LabelSelectorRequirement } from '../types/meta.ts';
 
 /** selection.Operator values. */
 export type Operator = '!' | '=' | '==' | 'in' | '!=' | 'notin' | 'exists' | 'gt' | 'lt';
@@ -440,6 +440,41 @@ export function parseSelector(input: string): SelectorResult {
     if (e instanceof ParseError) return { ok: false, error: e.message };
     throw e;
   }
+}
+
+const TO_LABEL_SELECTOR_OPERATORS: Partial<Record<Operator, LabelSelectorRequirement['operator']>> = {
+  in: 'In',
+  notin: 'NotIn',
+  exists: 'Exists',
+  '!': 'DoesNotExist',
+};
+
+/**
+ * metav1.ParseToLabelSelector: a selector string as a LabelSelector (= and == become matchLabels,
+ * set operators matchExpressions); what `kubectl create poddisruptionbudget --selector` sends.
+ */
+export function parseToLabelSelector(input: string): { ok: true; selector: LabelSelector } | { ok: false; error: string } {
+  const parsed = parseSelector(input);
+  if (!parsed.ok) return parsed;
+  const matchLabels: Record<string, string> = {};
+  const matchExpressions: LabelSelectorRequirement[] = [];
+  for (const r of parsed.selector.requirements) {
+    if (r.operator === '=' || r.operator === '==') {
+      if (r.values.length !== 1) return { ok: false, error: 'equals operator must have exactly one value' };
+      matchLabels[r.key] = r.values[0]!;
+      continue;
+    }
+    if (r.operator === 'gt' || r.operator === 'lt') return { ok: false, error: `"${r.operator}" isn't supported in label selectors` };
+    const operator = TO_LABEL_SELECTOR_OPERATORS[r.operator];
+    if (!operator) return { ok: false, error: `"${r.operator}" is not a valid label selector operator` };
+    const req: LabelSelectorRequirement = { key: r.key, operator };
+    if (r.values.length > 0) req.values = [...r.values].sort(compareStrings);
+    matchExpressions.push(req);
+  }
+  const selector: LabelSelector = {};
+  if (Object.keys(matchLabels).length > 0) selector.matchLabels = matchLabels;
+  if (matchExpressions.length > 0) selector.matchExpressions = matchExpressions;
+  return { ok: true, selector };
 }
 
 /** SelectorFromSet: key=value for every entry (no validation), Everything for an empty set. */

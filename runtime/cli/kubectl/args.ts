@@ -90,6 +90,10 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('replicas', 'int', 'r'),
     f('port', 'int'),
     f('save-config', 'bool'),
+    // create poddisruptionbudget
+    f('selector', 'string'),
+    f('min-available', 'string'),
+    f('max-unavailable', 'string'),
   ],
   delete: [
     FILENAME,

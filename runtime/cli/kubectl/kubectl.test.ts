@@ -8,6 +8,7 @@ import type {
   KubeObject,
   Node,
   Pod,
+  PodDisruptionBudget,
   ReplicaSet,
   Service,
 } from '../../api/index.ts';
@@ -404,6 +405,26 @@ describe('kubectl apply / create / delete', () => {
       { name: 'echo', image: 'registry.k8s.io/echo:2.0', resources: {} },
     ]);
     expect(d.spec.selector).toEqual({ matchLabels: { app: 'api' } });
+  });
+  it('create poddisruptionbudget (pdb) builds the budget create_pdb.go builds, with its refusals', () => {
+    const t = cluster();
+    expect(kubectl(t, 'create pdb web --selector=app=web --min-available=2').stdout).toBe('poddisruptionbudget.policy/web created\n');
+    expect((t.objects.get('policy/poddisruptionbudgets/default/web') as PodDisruptionBudget).spec).toEqual({
+      minAvailable: 2, selector: { matchLabels: { app: 'web' } },
+    });
+    kubectl(t, 'create poddisruptionbudget db --selector="tier in (db,cache),!canary" --max-unavailable=30%');
+    expect((t.objects.get('policy/poddisruptionbudgets/default/db') as PodDisruptionBudget).spec).toEqual({
+      maxUnavailable: '30%',
+      selector: { matchExpressions: [{ key: 'canary', operator: 'DoesNotExist' }, { key: 'tier', operator: 'In', values: ['cache', 'db'] }] },
+    });
+    const refusals: [string, string][] = [
+      ['create pdb x --min-available=1', 'error: a selector must be specified\n'],
+      ['create pdb x --selector=a=b', 'error: one of min-available or max-unavailable must be specified\n'],
+      ['create pdb x --selector=a=b --min-available=1 --max-unavailable=1', 'error: min-available and max-unavailable cannot be both specified\n'],
+      ['create pdb x --selector=a=b --min-available=10Gb', 'error: invalid format specified for min-available\n'],
+      ['create pdb x --selector=a!=b --max-unavailable=1', 'error: "!=" is not a valid label selector operator\n'],
+    ];
+    for (const [line, stderr] of refusals) expect(kubectl(t, line).stderr).toBe(stderr);
   });
   it('delete prints `pod "x" deleted`, and refuses a bare type', () => {
     const t = cluster();

@@ -7,9 +7,10 @@ import type {
   LabelSelector,
   Namespace,
   Pod,
+  PodDisruptionBudget,
   ResourceInfo,
 } from '../../../api/index.ts';
-import { formatLabelSelector, lookupResource } from '../../../api/index.ts';
+import { formatLabelSelector, lookupResource, parseToLabelSelector } from '../../../api/index.ts';
 import { flagBool, flagInt, flagString, flagStrings } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
@@ -198,11 +199,43 @@ export function runCreateGenerator(ctx: Ctx, done: () => void): void {
       flagInt(ctx.args, 'port'),
     );
   }
+  if (info.kind === 'PodDisruptionBudget') {
+    const built = pdbFor(name, ctx.namespace, flagString(ctx.args, 'selector') ?? '', flagString(ctx.args, 'min-available') ?? '', flagString(ctx.args, 'max-unavailable') ?? '');
+    if ('error' in built) {
+      ctx.error(built.error);
+      return done();
+    }
+    obj = built;
+  }
   if (!obj) {
     ctx.error(`unknown command "${what ?? ''}" for "kubectl create"`);
     return done();
   }
   createObject(ctx, obj, info, 'created', done);
+}
+
+/** create_pdb.go: Validate's refusals, then the budget with the selector and the one bound given. */
+export function pdbFor(name: string, namespace: string, selector: string, minAvailable: string, maxUnavailable: string): PodDisruptionBudget | { error: string } {
+  if (selector === '') return { error: 'a selector must be specified' };
+  if (minAvailable === '' && maxUnavailable === '') return { error: 'one of min-available or max-unavailable must be specified' };
+  if (minAvailable !== '' && maxUnavailable !== '') return { error: 'min-available and max-unavailable cannot be both specified' };
+  // a count or a percentage ("10", "30%"), not "10Gb"
+  const countOrPercent = /^[0-9]+%?$/;
+  if (minAvailable !== '' && !countOrPercent.test(minAvailable)) return { error: 'invalid format specified for min-available' };
+  if (maxUnavailable !== '' && !countOrPercent.test(maxUnavailable)) return { error: 'invalid format specified for max-unavailable' };
+  const parsed = parseToLabelSelector(selector);
+  if (!parsed.ok) return { error: parsed.error };
+  // intstr.Parse: digits are an int, anything else a string
+  const intOrString = (v: string): number | string => (/^[0-9]+$/.test(v) ? Number(v) : v);
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace },
+    spec: {
+      ...(minAvailable !== '' ? { minAvailable: intOrString(minAvailable) } : { maxUnavailable: intOrString(maxUnavailable) }),
+      selector: parsed.selector,
+    },
+  };
 }
 
 /** create_deployment.go: app=<name> labels, one container per image named after the image. */
