@@ -15,6 +15,7 @@ import { ALL_CONTROLLERS, controllerManagerClientSuffixes, startControllerManage
 import { ADMIN_CREDENTIALS, type Component } from './control-plane.ts';
 import { nodeObject, podCIDR } from './nodes.ts';
 import type { ClusterPlan, MachinePlan } from './options.ts';
+import { apiServerSecurePort } from './static-pods.ts';
 import type { RateLimitedComponent } from './client-rate-limits.ts';
 
 export interface ClusterComponents {
@@ -60,7 +61,13 @@ export function startComponents(
   return { network, cniConfigs, runtimes };
 }
 
-export type ClientFactory = (process: string, credentials: RestCredentials, suffix?: string, limits?: ClientRateLimits) => RestClient;
+/** Where a client sends its requests: a network endpoint and the URL its kubeconfig names. */
+export interface ApiTarget {
+  endpoint: string;
+  url: string;
+}
+
+export type ClientFactory = (process: string, credentials: RestCredentials, suffix?: string, limits?: ClientRateLimits, target?: ApiTarget) => RestClient;
 
 /**
  * A REST client owned by a process: it sends nothing and hears nothing while the process is down,
@@ -69,7 +76,7 @@ export type ClientFactory = (process: string, credentials: RestCredentials, suff
  * in the trace as the process's client-go log lines.
  */
 export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory {
-  return (process, credentials, suffix, limits) => {
+  return (process, credentials, suffix, limits, target) => {
     const up = (): boolean => kernel.process(process)?.up === true;
     const host: RestHost = {
       now: () => kernel.now(),
@@ -83,7 +90,7 @@ export function processClient(kernel: Kernel, plan: ClusterPlan): ClientFactory 
       isUp: (name) => kernel.net.isUp(name),
     };
     const throttling = limits ? { ...limits, throttleLog: new ThrottleLog((line) => kernel.record('client.throttled', process, line)) } : {};
-    return new RestClient(host, { name: suffix ? `${process}-${suffix}-client` : `${process}-client`, server: plan.serverEndpoint, serverURL: plan.serverURL, credentials, userAgent: process, ...throttling });
+    return new RestClient(host, { name: suffix ? `${process}-${suffix}-client` : `${process}-client`, server: target?.endpoint ?? plan.serverEndpoint, serverURL: target?.url ?? plan.serverURL, credentials, userAgent: process, ...throttling });
   };
 }
 
@@ -166,8 +173,12 @@ function startNodeComponents(
 }
 
 function startControlPlaneComponents(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
-  if (plan.components.scheduler) startSchedulerOn(kernel, plan, m, clientOf, components);
-  if (plan.components.controllerManager) startControllerManagerOn(kernel, plan, m, clientOf, components);
+  // kubeadm (since 1.20, kubernetes#94398) points controller-manager.conf and scheduler.conf at the
+  // machine's own API server (its LocalAPIEndpoint), not the load balancer
+  const target: ApiTarget | undefined = m.apiServer ? { endpoint: m.apiServer, url: `https://${m.internalIP}:${apiServerSecurePort(plan)}` } : undefined;
+  const localClientOf: ClientFactory = (process, credentials, suffix, limits) => clientOf(process, credentials, suffix, limits, target);
+  if (plan.components.scheduler) startSchedulerOn(kernel, plan, m, localClientOf, components);
+  if (plan.components.controllerManager) startControllerManagerOn(kernel, plan, m, localClientOf, components);
 }
 
 function startSchedulerOn(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, clientOf: ClientFactory, components: Map<string, Component>): void {
