@@ -122,3 +122,4 @@ export {
   setStatusCondition,
   updateDisruptionAllowedCondition,
 } from './pdb.ts';
+export { formatGoDuration, parseGoDuration } from './go-duration.ts';

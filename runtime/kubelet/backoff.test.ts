@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RestartBackoff } from './backoff.ts';
-import { formatPod, goDuration } from './format.ts';
+import { formatPod } from './format.ts';
 
 describe('RestartBackoff (flowcontrol.Backoff as doBackOff uses it)', () => {
   it('restarts at once after the first exit, then waits 10s, 20s, 40s ... capped at 5m', () => {
@@ -37,12 +37,7 @@ describe('RestartBackoff (flowcontrol.Backoff as doBackOff uses it)', () => {
   });
 });
 
-describe('goDuration (time.Duration.String)', () => {
-  it.each([
-    [0, '0s'], [5, '5ms'], [999, '999ms'], [1000, '1s'], [1690, '1.69s'], [1234, '1.234s'],
-    [60_000, '1m0s'], [90_500, '1m30.5s'], [3_723_000, '1h2m3s'], [300_000, '5m0s'],
-  ])('%i ms -> %s', (ms, text) => expect(goDuration(ms)).toBe(text));
-
+describe('formatPod', () => {
   it('formats a pod as name_namespace(uid)', () => {
     expect(formatPod({ metadata: { name: 'web', namespace: 'default', uid: 'u1' } })).toBe('web_default(u1)');
   });

@@ -1,7 +1,7 @@
 // One worker per pod: a small state machine driven by informer events, container exits, timers
 // and the completion of its own asynchronous steps (an image pull, a stop). At most one async
 // step runs per pod; anything that arrives meanwhile marks the worker dirty and re-syncs after.
-import { parseQuantity, type Container, type ObjectReference, type Pod, type PodStatus } from '../api/index.ts';
+import { formatGoDuration, parseQuantity, type Container, type ObjectReference, type Pod, type PodStatus } from '../api/index.ts';
 import type { EventRecorder, Lister, RestClient } from '../client/index.ts';
 import type { ContainerInfo, ContainerRuntime } from '../cri/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
@@ -9,7 +9,7 @@ import type { NodeCni } from '../network/index.ts';
 import { RestartBackoff } from './backoff.ts';
 import { admitPod } from './admission.ts';
 import { adoptFromRuntime, restartCountsAfterReboot } from './adopt.ts';
-import { formatPod, goDuration } from './format.ts';
+import { formatPod } from './format.ts';
 import { ProbeManager } from './probes.ts';
 import { NETWORK_NOT_READY_ERROR_MSG, NETWORK_NOT_READY_RETRY_MS } from './runtime-state.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
@@ -184,7 +184,7 @@ export class PodWorkers {
     const key = `${w.uid}/${c.name}`;
     const exitMs = rec.current?.finishedAtMs ?? this.ctx.now();
     if (this.backoff.isInBackOffSince(key, exitMs, this.ctx.now())) {
-      const wait = goDuration(this.backoff.get(key));
+      const wait = formatGoDuration(this.backoff.get(key));
       rec.waiting = { reason: 'CrashLoopBackOff', message: `back-off ${wait} restarting failed container=${c.name} pod=${formatPod(w.pod)}` };
       this.event(w.pod, c.name, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(w.pod)}`);
       this.retryAt(w, this.backoff.readyAtMs(key, exitMs));
@@ -235,7 +235,7 @@ export class PodWorkers {
         return this.afterAsync(w);
       }
       this.event(w.pod, c.name, 'Normal', 'Pulled',
-        `Successfully pulled image "${image}" in ${goDuration(result.pullMs)} (${goDuration(result.totalMs)} including waiting). Image size: ${result.image.sizeBytes} bytes.`);
+        `Successfully pulled image "${image}" in ${formatGoDuration(result.pullMs)} (${formatGoDuration(result.totalMs)} including waiting). Image size: ${result.image.sizeBytes} bytes.`);
       if (!w.pod.metadata.deletionTimestamp) this.createAndStart(w, c, rec);
       this.afterAsync(w);
     });

@@ -6,9 +6,9 @@
 // (CreateMirrorPod: a copy with kubernetes.io/config.mirror = the hash and an ownerReference to the
 // Node) and pkg/kubelet/pod/pod_manager.go / kubelet.go (IsMirrorPodOf: a mirror pod whose hash no
 // longer matches, or that is being deleted, is deleted and created again).
-import { rfc3339, rfc3339Micro, type OwnerReference, type Pod, type PodStatus } from '../api/index.ts';
+import { formatGoDuration, rfc3339, rfc3339Micro, type OwnerReference, type Pod, type PodStatus } from '../api/index.ts';
 import { fakeDigest, normalizeImageRef, type ContainerInfo } from '../cri/index.ts';
-import { formatPod, goDuration } from './format.ts';
+import { formatPod } from './format.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
 
 export const CONFIG_MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -161,7 +161,7 @@ function containerRecord(staticPod: Pod, name: string, image: string, s: StaticC
     };
   }
   const diedAtMs = s.finishedAtMs ?? nowMs;
-  const backoff = goDuration(crashLoopBackoffMs(nowMs - diedAtMs));
+  const backoff = formatGoDuration(crashLoopBackoffMs(nowMs - diedAtMs));
   return {
     current: info(s.restartCount, s.startedAtMs, diedAtMs),
     restartCount: s.restartCount, ready: false, started: false,

@@ -2,6 +2,7 @@
 // in the browser terminal behaves like it would in bash, with the same error texts as the real
 // tool (spf13/pflag flag.go: "unknown flag: --foo", "flag needs an argument: --rev",
 // `invalid argument "x" for "--rev" flag: ...`).
+import { parseGoDuration } from '../../api/index.ts';
 
 export type SplitResult = { ok: true; args: string[] } | { ok: false; error: string };
 
@@ -111,22 +112,4 @@ function convert(spec: FlagSpec, raw: string, shown: string): FlagValue | { erro
   const ms = parseGoDuration(raw);
   if (ms === undefined) return { error: `invalid argument "${raw}" for "${shown}" flag: time: invalid duration "${raw}"` };
   return ms;
-}
-
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses a Go duration ("5s", "1m30s", "250ms") into milliseconds. */
-export function parseGoDuration(text: string): number | undefined {
-  if (text === '0') return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
-  let total = 0;
-  let pos = 0;
-  while (pos < text.length) {
-    re.lastIndex = pos;
-    const m = re.exec(text);
-    if (!m) return undefined;
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
-    pos = re.lastIndex;
-  }
-  return pos === 0 ? undefined : total;
 }

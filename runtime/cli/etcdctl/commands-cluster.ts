@@ -4,7 +4,8 @@ import type { EndpointStatus, ResponseHeader, WithHeader } from '../../etcd/inde
 import { snapshotFileStatus, restoreDataDir, ErrMarkCompactedRequired } from '../../etcd/index.ts';
 import type { FlagSpec } from './argv.ts';
 import { ExitBadArgs, ExitError, ExitInterrupted, type CommandContext } from './context.ts';
-import { base64Utf8, goDuration } from './format.ts';
+import { base64Utf8 } from './format.ts';
+import { formatGoDuration } from '../../api/index.ts';
 import { keyRange, parseLeaseId } from './commands-kv.ts';
 import {
   dbStatusTable, endpointHealthTable, endpointStatusTable, json, leaseHex, memberListTable, simple, simpleRows,
@@ -195,7 +196,7 @@ function endpointHealth(ctx: CommandContext): void {
     sequentially<HealthRow>(endpoints, (ep, next) => {
       const started = ctx.client.clock.now();
       ctx.client.range({ key: 'health' }, (r) => {
-        const took = goDuration(ctx.client.clock.now() - started);
+        const took = formatGoDuration(ctx.client.clock.now() - started);
         next({ ep, health: r.ok, took, error: r.ok ? '' : r.error.message });
       }, ctx.call(ep));
     }, (rows) => {

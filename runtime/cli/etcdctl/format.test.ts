@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFlags, parseGoDuration, shellSplit } from './argv.ts';
-import { base64Utf8, goDuration, goJson, humanizeBytes, RawNumber, renderTable } from './format.ts';
+import { parseFlags, shellSplit } from './argv.ts';
+import { base64Utf8, goJson, humanizeBytes, RawNumber, renderTable } from './format.ts';
 
 describe('shellSplit', () => {
   it.each([
@@ -45,12 +45,6 @@ describe('Go formatting', () => {
     [5, '5 B'], [20480, '20 kB'], [25000, '25 kB'], [2_100_000, '2.1 MB'], [1000, '1.0 kB'], [20_500, '20 kB'], [21_500, '22 kB'],
   ])('humanize.Bytes(%i) = %s', (n, s) => {
     expect(humanizeBytes(n)).toBe(s);
-  });
-  it.each([[0, '0s'], [3, '3ms'], [1500, '1.5s'], [61_000, '1m1s'], [3_723_000, '1h2m3s']])('Duration(%i ms) = %s', (ms, s) => {
-    expect(goDuration(ms)).toBe(s);
-  });
-  it.each([['5s', 5000], ['250ms', 250], ['1m30s', 90_000], ['0', 0], ['1.5s', 1500], ['5', undefined], ['abc', undefined]])('parseGoDuration(%s)', (t, ms) => {
-    expect(parseGoDuration(t)).toBe(ms);
   });
   it('encodes base64 over UTF-8 and big integers verbatim', () => {
     expect(base64Utf8('foo')).toBe('Zm9v');

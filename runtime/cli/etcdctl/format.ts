@@ -20,22 +20,6 @@ function goRound(v: number): string {
   return String(Math.round(v));
 }
 
-/** mirrors time.Duration.String for whole milliseconds ("0s", "12ms", "1.5s", "2m3s"). */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1000) return `${trimZeros(ms)}ms`;
-  const totalSeconds = ms / 1000;
-  if (totalSeconds < 60) return `${trimZeros(totalSeconds)}s`;
-  const h = Math.floor(totalSeconds / 3600);
-  const m = Math.floor((totalSeconds % 3600) / 60);
-  const s = totalSeconds % 60;
-  return `${h > 0 ? h + 'h' : ''}${m}m${trimZeros(s)}s`;
-}
-
-function trimZeros(n: number): string {
-  return String(Number(n.toFixed(9)));
-}
-
 /**
  * Renders a table like tablewriter with SetAlignment(ALIGN_RIGHT): upper-case centered headers
  * (underscores become spaces), '+---+' borders, one space of padding, right-aligned cells.

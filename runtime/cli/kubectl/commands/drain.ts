@@ -6,12 +6,11 @@
 // Real kubectl with --timeout=0 waits forever (until Ctrl+C); this terminal is not interactive, so
 // it stops after io.waitForeverMs as if --timeout had been given that value.
 import type { Pod } from '../../../api/index.ts';
-import { lookupResource } from '../../../api/index.ts';
 import { flagBool, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import { operationLine } from '../errors.ts';
-import { formatGoDuration, parseGoDuration } from '../go-duration.ts';
+import { formatGoDuration, lookupResource, parseGoDuration } from '../../../api/index.ts';
 import type { KubeResponse, ObjectList } from '../transport.ts';
 import { runCordon } from './mutate.ts';
 

@@ -11,5 +11,6 @@ describe('parseGoDuration (time.ParseDuration)', () => {
 describe('formatGoDuration (Duration.String)', () => {
   it.each([
     [0, '0s'], [500, '500ms'], [30_000, '30s'], [90_000, '1m30s'], [60_000, '1m0s'], [3_600_000, '1h0m0s'], [1500, '1.5s'], [3_723_000, '1h2m3s'], [1250, '1.25s'],
+    [5, '5ms'], [999, '999ms'], [1690, '1.69s'], [90_500, '1m30.5s'], [2.5, '2.5ms'], [0.75, '750µs'], [0.0005, '500ns'], [-1500, '-1.5s'],
   ])('%i ms -> %s', (ms, text) => expect(formatGoDuration(ms)).toBe(text));
 });
