@@ -502,7 +502,7 @@ class EtcdMember implements MemberHandle {
    */
   private answerPing(to: string, watchKeys: readonly string[]): void {
     // Messages are never changed once sent, so an unchanged stream's 'alive' record, and an
-    // unchanged list of them, are sent again rather than rebuilt every 500 ms.
+    // unchanged list of them, are sent again rather than rebuilt every second.
     const last = this.lastPongs.get(to);
     const previous = last !== undefined && last.keys === watchKeys ? last.streams : undefined;
     let streams: WatchMessage[] | undefined;
