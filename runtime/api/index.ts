@@ -26,6 +26,7 @@ export type { QuantityFormat, QuantityParseResult } from './resource/quantity.ts
 export { Path } from './field/path.ts';
 export {
   aggregateMessage,
+  aggregateText,
   duplicate,
   errorBody,
   errorString,
@@ -119,6 +120,7 @@ export {
   INSUFFICIENT_PODS_REASON,
   SUFFICIENT_PODS_REASON,
   SYNC_FAILED_REASON,
+  budgetGuards,
   setStatusCondition,
   updateDisruptionAllowedCondition,
 } from './pdb.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rfc3339, type Condition, type PodDisruptionBudget } from './index.ts';
-import { setStatusCondition, updateDisruptionAllowedCondition } from './pdb.ts';
+import { budgetGuards, setStatusCondition, updateDisruptionAllowedCondition } from './pdb.ts';
 
 const pdb = (allowed: number, conditions?: Condition[]): PodDisruptionBudget => ({
   metadata: { name: 'web', namespace: 'default', generation: 2 },
@@ -38,4 +38,16 @@ describe('setStatusCondition (apimachinery meta)', () => {
     expect(before).toHaveLength(1);
     expect(after.map((c) => c.type)).toEqual(['Other', 'DisruptionAllowed']);
   });
+});
+
+describe('budgetGuards (eviction and preemption: nil, empty and invalid selectors guard nothing)', () => {
+  const guards = (selector: PodDisruptionBudget['spec']['selector']) =>
+    budgetGuards({ metadata: { name: 'b' }, spec: selector === undefined ? {} : { selector } })({ app: 'web' });
+  it.each([
+    ['a matching selector', { matchLabels: { app: 'web' } }, true],
+    ['another app', { matchLabels: { app: 'db' } }, false],
+    ['a nil selector', undefined, false],
+    ['an empty selector', {}, false],
+    ['an invalid selector', { matchExpressions: [{ key: 'app', operator: 'Near' as never }] }, false],
+  ])('%s', (_what, selector, want) => expect(guards(selector)).toBe(want));
 });

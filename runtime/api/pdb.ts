@@ -1,6 +1,7 @@
 // What the eviction API and the disruption controller share about PodDisruptionBudgets.
 // mirrors staging/src/k8s.io/component-helpers/apps/poddisruptionbudget/helpers.go and
 // staging/src/k8s.io/apimachinery/pkg/api/meta/conditions.go (SetStatusCondition).
+import { labelSelectorAsSelector } from './labels/selector.ts';
 import type { Condition } from './types/meta.ts';
 import type { PodDisruptionBudget } from './types/policy.ts';
 import { rfc3339 } from './types/time.ts';
@@ -44,4 +45,17 @@ export function updateDisruptionAllowedCondition(pdb: PodDisruptionBudget, nowMs
   };
   if (status.observedGeneration !== undefined) condition.observedGeneration = status.observedGeneration;
   status.conditions = setStatusCondition(status.conditions ?? [], condition, nowMs);
+}
+
+/**
+ * Whether a budget guards pods with these labels, as the eviction API (getPodDisruptionBudgets) and
+ * preemption (filterPodsWithPDBViolation) decide it: a nil, empty or invalid selector guards
+ * nothing (the disruption controller instead counts every pod for an empty one). The selector is
+ * parsed once; the namespace is the caller's to check.
+ */
+export function budgetGuards(pdb: PodDisruptionBudget): (labels: Readonly<Record<string, string>>) => boolean {
+  const parsed = labelSelectorAsSelector(pdb.spec.selector);
+  if (!parsed.ok || parsed.selector.empty()) return () => false;
+  const selector = parsed.selector;
+  return (labels) => selector.matches(labels);
 }

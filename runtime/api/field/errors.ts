@@ -153,16 +153,15 @@ export function tooMany(path: Path | undefined, actual: number, max: number): Fi
  * Returns '' for an empty list.
  */
 export function aggregateMessage(errs: readonly FieldError[]): string {
-  const seen = new Set<string>();
-  const messages: string[] = [];
-  for (const e of errs) {
-    const m = errorString(e);
-    if (!seen.has(m)) {
-      seen.add(m);
-      messages.push(m);
-    }
-  }
-  if (messages.length === 0) return '';
-  if (messages.length === 1) return messages[0]!;
-  return `[${messages.join(', ')}]`;
+  return aggregateText(errs.map(errorString));
+}
+
+/**
+ * utilerrors.NewAggregate(errs).Error(): one message alone, several as "[a, b]", each message once.
+ * Returns '' for none.
+ */
+export function aggregateText(messages: readonly string[]): string {
+  const unique = [...new Set(messages)];
+  if (unique.length === 0) return '';
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }

@@ -8,7 +8,7 @@
 // Upstream re-reads the budget through a loopback client and retries conflicts up to 20 times
 // 500 ms apart; here the retries are guaranteedUpdate's (no wait between tries).
 import {
-  labelSelectorAsSelector, newBadRequest, newForbidden, newNotFound, newTooManyRequests, rfc3339,
+  budgetGuards, newBadRequest, newForbidden, newNotFound, newTooManyRequests, rfc3339,
   updateDisruptionAllowedCondition, type Pod, type PodDisruptionBudget, type Status,
 } from '../../api/index.ts';
 import { jsonClone } from '../encoding.ts';
@@ -114,11 +114,7 @@ const isPodReady = (pod: Pod): boolean => (pod.status?.conditions ?? []).some((c
 
 /** getPodDisruptionBudgets: the budgets of the pod's namespace whose selector picks it (a nil or empty selector picks nothing). */
 export function budgetsOf(pod: Pod, budgets: readonly PodDisruptionBudget[]): PodDisruptionBudget[] {
-  return budgets.filter((pdb) => {
-    if (pdb.metadata.namespace !== pod.metadata.namespace) return false;
-    const sel = labelSelectorAsSelector(pdb.spec.selector);
-    return sel.ok && !sel.selector.empty() && sel.selector.matches(pod.metadata.labels ?? {});
-  });
+  return budgets.filter((pdb) => pdb.metadata.namespace === pod.metadata.namespace && budgetGuards(pdb)(pod.metadata.labels ?? {}));
 }
 
 function evictWithBudget(s: Scope, pod: Pod, options: DeleteOptions): void {

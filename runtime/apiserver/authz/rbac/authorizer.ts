@@ -3,6 +3,7 @@
 // mirrors plugin/pkg/auth/authorizer/rbac/rbac.go (Authorize, authorizingVisitor) and
 // pkg/registry/rbac/validation/rule.go (VisitRulesFor, appliesTo, describeSubject).
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from '../../../api/index.ts';
+import { aggregateText } from '../../../api/index.ts';
 import { splitServiceAccountUsername, type UserInfo } from '../../authn/user.ts';
 import type { Attributes, AuthorizationResult, Authorizer } from '../attributes.ts';
 import { ruleAllows } from './rule.ts';
@@ -77,7 +78,7 @@ export class RbacAuthorizer implements Authorizer {
     const errors: string[] = [];
     const allowedBy = this.visit(a, errors);
     if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy}` };
-    return { decision: 'NoOpinion', reason: errors.length === 0 ? '' : `RBAC: ${aggregate(errors)}` };
+    return { decision: 'NoOpinion', reason: errors.length === 0 ? '' : `RBAC: ${aggregateText(errors)}` };
   }
 
   /** Walks cluster role bindings, then role bindings of the request's namespace; returns the allowing source. */
@@ -168,12 +169,6 @@ function describeSubject(s: Subject, bindingNamespace: string): string {
 }
 
 const q = (s: string | undefined): string => JSON.stringify(s ?? '');
-
-/** utilerrors.NewAggregate(...).Error(): one message alone, several in brackets. */
-function aggregate(messages: string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
-}
 
 function sortByName<T extends { metadata: { name?: string } }>(items: readonly T[]): readonly T[] {
   // the API server's listers already give name order (the watch cache lists by key): copy only if not

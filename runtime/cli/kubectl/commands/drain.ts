@@ -10,7 +10,7 @@ import { flagBool, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import { operationLine } from '../errors.ts';
-import { formatGoDuration, lookupResource, parseGoDuration } from '../../../api/index.ts';
+import { aggregateText, formatGoDuration, lookupResource, parseGoDuration } from '../../../api/index.ts';
 import type { KubeResponse, ObjectList } from '../transport.ts';
 import { runCordon } from './mutate.ts';
 
@@ -19,9 +19,6 @@ const DELETE_POLL_MS = 1_000;
 
 const podKey = (p: Pod): string => `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
 const isFinished = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
-
-/** utilerrors.NewAggregate(errs).Error(): one message as is, several in brackets. */
-const aggregate = (errs: readonly string[]): string => (errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`);
 
 export function runDrain(ctx: Ctx, done: () => void): void {
   const nodeName = ctx.args.positionals[0];
@@ -45,7 +42,7 @@ export function runDrain(ctx: Ctx, done: () => void): void {
         ctx.out(operationLine('node', nodeName, 'drained', ctx.dryRunPrint));
       } else {
         // RunDrain: the node stays pending, and the command's error lists every cause on its own line
-        ctx.stderr += `error: unable to drain node ${JSON.stringify(nodeName)} due to error: ${aggregate(err)}, continuing command...\n`;
+        ctx.stderr += `error: unable to drain node ${JSON.stringify(nodeName)} due to error: ${aggregateText(err)}, continuing command...\n`;
         ctx.stderr += `There are pending nodes to be drained:\n ${nodeName}\n${err.join('\n')}\n`;
         ctx.failed = true;
       }
@@ -137,7 +134,7 @@ class Drainer {
       const act = flagBool(this.ctx.args, 'disable-eviction') ? this.deletePods : this.evictPods;
       act.call(this, plan.pods, (errs) => {
         if (errs.length === 0) return done();
-        this.reportPending(aggregate(errs), () => done([aggregate(errs)]));
+        this.reportPending(aggregateText(errs), () => done([aggregateText(errs)]));
       });
     });
   }

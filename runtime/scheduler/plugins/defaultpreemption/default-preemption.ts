@@ -7,6 +7,7 @@
 // When nothing fits the FitError is "preemption: 0/N nodes are available: ...".
 // When no node helps, the result nominates "" (clear the pod's nomination), as upstream.
 // Not modelled: extenders, async preemption (the caller evicts synchronously).
+import { aggregateText } from '../../../api/index.ts';
 import type { Status } from '../../framework/interface.ts';
 import type { CycleContext, NodeToStatus, PostFilterPlugin, PostFilterResult } from '../../framework/cycle.ts';
 import { fitErrorMessage } from '../../fit-error.ts';
@@ -28,11 +29,6 @@ export { MSG_NO_VICTIMS } from './select-victims.ts';
 export const NAME = 'DefaultPreemption';
 export const MSG_NOT_HELPFUL = 'Preemption is not helpful for scheduling';
 
-/** utilerrors.NewAggregate(errs).Error(): one message alone, several in brackets. */
-function aggregate(errors: readonly string[]): string {
-  return errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`;
-}
-
 /** Evaluator.Preempt after the eligibility check: the nominated node and victims, or why none. */
 function preempt(
   pod: SchedPodInfo,
@@ -51,7 +47,7 @@ function preempt(
     const pdbs = ctx.pdbs ?? [];
     const run = dryRunPreemption({ state, pod, potentialNodes, pdbs, offset, numCandidates, filter, nowMs });
     if (run.candidates.length === 0 && run.errors.length > 0)
-      return [null, errorStatus('preemption: ' + aggregate(run.errors))];
+      return [null, errorStatus('preemption: ' + aggregateText(run.errors))];
     const best = selectCandidate(run.candidates, nowMs);
     if (best) {
       const victims = best.victims.pods.map((v) => ({ namespace: v.namespace, name: v.name }));

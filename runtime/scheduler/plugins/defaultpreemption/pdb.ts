@@ -4,7 +4,7 @@
 // already in status.disruptedPods, which the eviction API has counted); a pod that drives any budget
 // below zero is "violating". Nil and empty selectors match nothing here (unlike elsewhere, where an
 // empty selector matches every pod), and an invalid selector matches nothing.
-import { labelSelectorAsSelector, type PodDisruptionBudget } from '../../../api/index.ts';
+import { budgetGuards, type PodDisruptionBudget } from '../../../api/index.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
 
 interface Budget {
@@ -15,12 +15,9 @@ interface Budget {
 }
 
 function budgetOf(pdb: PodDisruptionBudget): Budget {
-  const parsed = labelSelectorAsSelector(pdb.spec.selector);
-  const matches = (labels: Readonly<Record<string, string>>): boolean =>
-    parsed.ok && !parsed.selector.empty() && parsed.selector.matches(labels);
   return {
     namespace: pdb.metadata.namespace ?? '',
-    matches,
+    matches: budgetGuards(pdb),
     disruptedPods: pdb.status?.disruptedPods ?? {},
     allowed: pdb.status?.disruptionsAllowed ?? 0,
   };
