@@ -14,6 +14,7 @@ export {
 } from './registry.ts';
 export type { ResourceInfo } from './registry.ts';
 export { toleratesTaint } from './toleration.ts';
+export { cloneJson } from './json-clone.ts';
 export {
   Quantity,
   parseQuantity,

@@ -3,7 +3,7 @@
 // (staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json and the strict/unknown field
 // handling of fieldValidation): the body is a JSON object of the expected kind, typed fields have
 // their types, and unknown fields are rejected (Strict) or dropped with a warning (Warn, Ignore).
-import { apiVersionOf, newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../api/index.ts';
+import { apiVersionOf, cloneJson, newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../api/index.ts';
 
 /** kube-apiserver's --max-request-body-bytes default (3 MiB): larger bodies get 413. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -53,11 +53,10 @@ export type DecodeResult = { ok: true; object: KubeObject; warnings: string[] } 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A deep copy through JSON, or undefined when the value cannot be serialized (cycles, too deep). */
+/** A deep copy as through JSON, or undefined when the value cannot be serialized (cycles, too deep). */
 export function jsonClone<T>(value: T): T | undefined {
   try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : (JSON.parse(text) as T);
+    return cloneJson(value);
   } catch {
     return undefined;
   }
@@ -100,7 +99,7 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
   }
   // a wire body is decoded in place, once
   if (wireLength !== undefined) wireBodies.delete(body as object);
-  const copy = wireLength !== undefined ? body : text == null ? undefined : JSON.parse(text) as unknown;
+  const copy = wireLength !== undefined ? body : text == null ? undefined : cloneJson(body);
   if (!isPlainObject(copy)) return cannotHandle(r, `json: cannot unmarshal ${jsonType(copy)} into Go value of type struct`);
   if (copy.apiVersion !== undefined && copy.apiVersion !== expected) {
     if (typeof copy.apiVersion !== 'string') return cannotHandle(r, typeError(copy.apiVersion, 'TypeMeta.apiVersion', 'string'));

@@ -6,7 +6,7 @@
 // (CreateMirrorPod: a copy with kubernetes.io/config.mirror = the hash and an ownerReference to the
 // Node) and pkg/kubelet/pod/pod_manager.go / kubelet.go (IsMirrorPodOf: a mirror pod whose hash no
 // longer matches, or that is being deleted, is deleted and created again).
-import { formatGoDuration, rfc3339, rfc3339Micro, type OwnerReference, type Pod, type PodStatus } from '../api/index.ts';
+import { cloneJson, formatGoDuration, rfc3339, rfc3339Micro, type OwnerReference, type Pod, type PodStatus } from '../api/index.ts';
 import { fakeDigest, normalizeImageRef, type ContainerInfo } from '../cri/index.ts';
 import { formatPod } from './format.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
@@ -56,7 +56,7 @@ function hash32(text: string): string {
 
 /** applyDefaults for a file source: the static pod as the kubelet runs it. */
 export function staticPodFromManifest(m: StaticPodManifest, nodeName: string, seenAtMs: number): Pod {
-  const pod = JSON.parse(JSON.stringify(m.pod)) as Pod;
+  const pod = cloneJson(m.pod);
   const uid = hash32(`${m.file}\n${nodeName}\n${JSON.stringify(m.pod)}`);
   pod.metadata.name = `${m.pod.metadata.name ?? ''}-${nodeName.toLowerCase()}`;
   pod.metadata.namespace ??= 'default';
@@ -85,7 +85,7 @@ export function mirrorPodOf(staticPod: Pod, node: { name: string; uid: string })
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { ...metadata, annotations: { ...metadata.annotations, [CONFIG_MIRROR_ANNOTATION]: hash }, ownerReferences: [owner] },
-    spec: JSON.parse(JSON.stringify(staticPod.spec)) as Pod['spec'],
+    spec: cloneJson(staticPod.spec),
   };
 }
 

@@ -7,6 +7,7 @@ import type { Namespace, Node, Pod, PodTemplateSpec, Service } from '../types/co
 import type { DaemonSet, Deployment, ReplicaSet } from '../types/apps.ts';
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../types/rbac.ts';
 import type { EndpointSlice } from '../types/discovery.ts';
+import { cloneJson } from '../json-clone.ts';
 import { defaultPodSpec } from './pod.ts';
 import { defaultPriorityClass } from './scheduling.ts';
 
@@ -132,13 +133,7 @@ function defaultEndpointSlice(es: EndpointSlice): void {
 
 /** A deep copy of JSON-shaped data (objects, arrays, primitives); the runtime's DeepCopy. */
 export function deepCopy<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => deepCopy(v)) as T;
-  if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = deepCopy(v);
-    return out as T;
-  }
-  return value;
+  return cloneJson(value);
 }
 
 const BY_KIND: Record<string, (o: never) => void> = {

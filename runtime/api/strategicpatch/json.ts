@@ -1,11 +1,12 @@
 // JSON helpers shared by the patch code: type tests, deep copy and equality, Go's %v rendering
 // (upstream's error messages print maps and lists with fmt's %v), and the patch error type.
+import { cloneJson } from '../json-clone.ts';
 
 export type JsonMap = Record<string, unknown>;
 
 export const isMap = (v: unknown): v is JsonMap => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+export const clone = <T>(v: T): T => (v === undefined ? v : cloneJson(v));
 
 /** reflect.DeepEqual on decoded JSON. */
 export function deepEqual(a: unknown, b: unknown): boolean {

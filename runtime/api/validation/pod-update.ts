@@ -9,6 +9,7 @@ import { Path } from '../field/path.ts';
 import { forbidden, invalid, required, type FieldError } from '../field/errors.ts';
 import { Quantity } from '../resource/quantity.ts';
 import type { Container, Pod, PodSpec, Toleration } from '../types/core.ts';
+import { cloneJson } from '../json-clone.ts';
 import { goCmpDiff } from './go-cmp-diff.ts';
 import { POD_SPEC, toGoValue } from './pod-spec-go.ts';
 
@@ -97,7 +98,7 @@ function byValue(spec: PodSpec): PodSpec {
 }
 
 function stripUndefined<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v)) as T;
+  return cloneJson(v);
 }
 
 /** Semantic equality for JSON data: key order does not matter. */
