@@ -7,6 +7,7 @@
 import { apiVersionOf, newBadRequest, newNotFound, newResourceExpired, type KubeObject } from '../../api/index.ts';
 import type { ApiWatchEvent, ApiWatchHandle, ApiWatchHandlers } from '../request.ts';
 import { copyWithout } from '../encoding.ts';
+import { convertEventFieldSelector, isEventsV1, toRequestedVersion } from '../registry/event-conversion.ts';
 import { storagePrefix } from '../resources.ts';
 import { listRange } from '../storage/keys.ts';
 import { buildPredicate, matches } from '../watch-cache/filter.ts';
@@ -18,7 +19,7 @@ export function handleGet(s: Scope): void {
   const key = keyOf(s, s.req.namespace, name);
   const answer = (obj: KubeObject | undefined): void => {
     if (!obj) return s.fail(newNotFound(groupResource(s), name));
-    s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : obj);
+    s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : toRequestedVersion(s.resource, obj));
   };
   if (s.req.query?.resourceVersion === '0' && s.cache) {
     s.stage('Storage', `watch cache get ${key}`);
@@ -52,7 +53,9 @@ function parseContinue(token: string | undefined): ContinueToken | undefined | '
 
 export function handleList(s: Scope): void {
   const q = s.req.query ?? {};
-  const pred = buildPredicate(s.resource.kind, { namespace: s.resource.namespaced ? s.req.namespace : undefined, labelSelector: q.labelSelector, fieldSelector: q.fieldSelector });
+  const fieldSelector = storedFieldSelector(s, q.fieldSelector);
+  if (typeof fieldSelector === 'object') return s.fail(fieldSelector);
+  const pred = buildPredicate(s.resource.kind, { namespace: s.resource.namespaced ? s.req.namespace : undefined, labelSelector: q.labelSelector, fieldSelector });
   if (!pred.ok) return s.fail(pred.status);
   const cont = parseContinue(q.continue);
   if (cont === 'invalid') return s.fail(newBadRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)'));
@@ -70,7 +73,7 @@ export function handleList(s: Scope): void {
       kind: `${s.resource.kind}List`,
       apiVersion: apiVersionOf(s.resource),
       metadata,
-      items: items.slice(start, end).map(stripTypeMeta),
+      items: items.slice(start, end).map((o) => stripTypeMeta(toRequestedVersion(s.resource, o))),
     });
   };
   if (q.resourceVersion === '0' && !cont && s.cache) {
@@ -91,6 +94,13 @@ export function handleList(s: Scope): void {
   });
 }
 
+/** The field selector in the stored shape's labels (events.k8s.io's regarding.name is involvedObject.name). */
+function storedFieldSelector(s: Scope, selector: string | undefined): string | undefined | ReturnType<typeof newBadRequest> {
+  if (!selector || !isEventsV1(s.resource)) return selector;
+  const converted = convertEventFieldSelector(selector);
+  return converted.ok ? converted.selector : newBadRequest(converted.error);
+}
+
 /** List items carry no apiVersion/kind on the wire; the list's kind says what they are. */
 function stripTypeMeta(o: KubeObject): KubeObject {
   return copyWithout(o, 'apiVersion', 'kind') as KubeObject;
@@ -99,11 +109,16 @@ function stripTypeMeta(o: KubeObject): KubeObject {
 /** Starts a watch; returns the handle, or undefined if the request was refused (handlers told). */
 export function startWatch(s: Scope, handlers: ApiWatchHandlers, setTimer: (ms: number, fn: () => void) => { cancel(): void }): ApiWatchHandle | undefined {
   const q = s.req.query ?? {};
+  const fieldSelector = storedFieldSelector(s, q.fieldSelector);
+  if (typeof fieldSelector === 'object') {
+    handlers.onClose(fieldSelector);
+    return undefined;
+  }
   const pred = buildPredicate(s.resource.kind, {
     namespace: s.resource.namespaced ? s.req.namespace : undefined,
     name: s.req.name,
     labelSelector: q.labelSelector,
-    fieldSelector: q.fieldSelector,
+    fieldSelector,
   });
   if (!pred.ok) {
     handlers.onClose(pred.status);
@@ -129,7 +144,7 @@ export function startWatch(s: Scope, handlers: ApiWatchHandlers, setTimer: (ms: 
   };
   const sink = (ev: ApiWatchEvent): void => {
     if (!open) return;
-    handlers.onEvent(ev);
+    handlers.onEvent(ev.type === 'ERROR' || ev.type === 'BOOKMARK' ? ev : { type: ev.type, object: toRequestedVersion(s.resource, ev.object) });
     if (ev.type === 'ERROR') close();
   };
   if (s.cache) {

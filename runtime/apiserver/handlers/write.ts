@@ -11,6 +11,7 @@ import {
 import { AttemptsFinish, NOT_STORED, STORED, WriteFinish } from '../admission/finish.ts';
 import { decodeBody, encodeForStorage, jsonClone } from '../encoding.ts';
 import { applyDefaults } from '../registry/defaults.ts';
+import { toRequestedVersion, toStorageVersion } from '../registry/event-conversion.ts';
 import { applyPatch, PATCH_TYPES, unsupportedPatchType } from '../registry/strategic-merge-patch.ts';
 import { prepareForCreate, prepareForUpdate } from '../registry/strategy.ts';
 import { validateCreate, validateUpdate } from '../registry/validation.ts';
@@ -25,14 +26,15 @@ export function handleCreate(s: Scope): void {
   if (s.req.subresource) return s.fail(newBadRequest(`create is not supported on the ${s.req.subresource} subresource`));
   const decoded = decodeBody(s.req.body, s.resource, s.req.query?.fieldValidation);
   if (!decoded.ok) return s.fail(decoded.status);
-  const obj = decoded.object;
+  // events.k8s.io events are stored as core/v1 ones (event-conversion.ts)
+  const obj = toStorageVersion(s.resource, decoded.object);
   const nsError = fillNamespace(s, obj);
   if (nsError) return s.fail(nsError);
   applyDefaults(obj);
   // what admission took for this create is given back unless the create is stored
   const finish = new WriteFinish();
   const fail = (status: Status): void => finish.run(NOT_STORED, () => s.fail(status));
-  const created = (body: KubeObject): void => finish.run(STORED, () => s.respond(201, body, decoded.warnings));
+  const created = (body: KubeObject): void => finish.run(STORED, () => s.respond(201, toRequestedVersion(s.resource, body), decoded.warnings));
   const attrs = finish.attach(admissionAttributes(s, 'CREATE', obj.metadata.name ?? '', obj));
   runAdmission(s, 'mutating', attrs, (err) => {
     if (err) return fail(err);
@@ -90,7 +92,7 @@ export function handleUpdate(s: Scope): void {
   }
   const decoded = decodeBody(s.req.body, s.resource, s.req.query?.fieldValidation);
   if (!decoded.ok) return s.fail(decoded.status);
-  const body = decoded.object;
+  const body = toStorageVersion(s.resource, decoded.object);
   const nsError = fillNamespace(s, body);
   if (nsError) return s.fail(nsError);
   if (body.metadata.name !== undefined && body.metadata.name !== s.req.name) {
@@ -125,10 +127,12 @@ export function handlePatch(s: Scope): void {
     });
   }
   updateWith(s, typeof rv === 'string' ? rv : undefined, (cur) => {
-    const patched = applyPatch(type, cur as unknown as Record<string, unknown>, patch, s.resource.kind);
+    // the patch applies to the object as the request's group shows it (events.k8s.io: the v1 shape)
+    const patched = applyPatch(type, toRequestedVersion(s.resource, cur) as unknown as Record<string, unknown>, patch, s.resource.kind);
     if (!patched.ok) return { error: patched.status };
     const decoded = decodeBody(patched.object, s.resource, s.req.query?.fieldValidation);
     if (!decoded.ok) return { error: decoded.status };
+    decoded.object = toStorageVersion(s.resource, decoded.object);
     if (decoded.object.metadata.name !== cur.metadata.name) return { error: newBadRequest(`the name of the object (${decoded.object.metadata.name ?? ''}) does not match the name on the URL (${cur.metadata.name ?? ''})`) };
     applyDefaults(decoded.object);
     return { object: decoded.object };
@@ -155,7 +159,7 @@ function updateWith(s: Scope, expectedRv: string | undefined, build: Build, warn
       const obj = r.value.object!;
       s.stage('Storage', r.value.deleted ? `etcd txn delete ${key} (last finalizer removed)` : `etcd txn put ${key} at revision ${obj.metadata.resourceVersion}`);
       attempts.settle({ committed: true, deleted: r.value.deleted }, () => {
-        s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : obj, warnings);
+        s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : toRequestedVersion(s.resource, obj), warnings);
       });
     },
     cachedCurrent(s, key),

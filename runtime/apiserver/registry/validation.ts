@@ -8,8 +8,9 @@ import {
   Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
   labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject, type Pod,
   type ResourceInfo, validatePodUpdate, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota,
-  validateLimitRange, validatePodDisruptionBudget,
+  validateLimitRange, validatePodDisruptionBudget, type CoreEvent,
 } from '../../api/index.ts';
+import { validateEventCreate, validateEventUpdate, type EventRequestVersion } from './event-validation.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -169,13 +170,20 @@ const KIND_VALIDATORS: Record<string, (o: Obj) => FieldError[]> = {
   PodDisruptionBudget: (o) => validatePodDisruptionBudget(o),
 };
 
+/** Events are validated by the group version they came through (core/v1 or events.k8s.io/v1). */
+const eventVersion = (r: ResourceInfo): EventRequestVersion => (r.group === '' ? 'v1' : 'events.k8s.io/v1');
+
 /** Every error for a new object of resource `r`. */
 export function validateCreate(obj: KubeObject, r: ResourceInfo): FieldError[] {
+  if (r.kind === 'Event') return [...validateObjectMeta(obj, r), ...validateEventCreate(obj as CoreEvent, eventVersion(r))];
   return [...validateObjectMeta(obj, r), ...(KIND_VALIDATORS[obj.kind ?? '']?.(obj as unknown as Obj) ?? [])];
 }
 
 /** Every error for an update from `old` to `next`. */
 export function validateUpdate(next: KubeObject, old: KubeObject, r: ResourceInfo): FieldError[] {
+  if (r.kind === 'Event') {
+    return [...validateObjectMetaUpdate(next, old), ...validateObjectMeta(next, r), ...validateEventUpdate(next as CoreEvent, old as CoreEvent, eventVersion(r))];
+  }
   const kindUpdate =
     next.kind === 'PriorityClass' ? validatePriorityClassUpdate(next, old)
     : next.kind === 'Pod' ? validatePodUpdate(next as Pod, old as Pod)

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { CoreEvent, Event } from '../../api/index.ts';
+import { coreEventToV1, convertEventFieldSelector, toRequestedVersion, toStorageVersion, v1EventToCore } from './event-conversion.ts';
+
+const pod = { kind: 'Pod', namespace: 'default', name: 'web-1', uid: 'u1', apiVersion: 'v1', resourceVersion: '7' };
+const preemptor = { kind: 'Pod', namespace: 'default', name: 'vip', uid: 'u2', apiVersion: 'v1' };
+const meta = { name: 'web-1.188a', namespace: 'default', uid: 'e1', resourceVersion: '42', creationTimestamp: '2026-01-01T00:00:05Z' };
+
+/** What client-go's tools/record writes through core/v1 (a kubelet event). */
+const coreBorn: CoreEvent = {
+  apiVersion: 'v1', kind: 'Event', metadata: meta,
+  involvedObject: pod, reason: 'Pulled', message: 'Container image "nginx" already present on machine',
+  source: { component: 'kubelet', host: 'worker-1' },
+  firstTimestamp: '2026-01-01T00:00:05Z', lastTimestamp: '2026-01-01T00:00:09Z', count: 3, type: 'Normal',
+  eventTime: null, reportingComponent: 'kubelet', reportingInstance: 'worker-1',
+};
+
+/** What client-go's tools/events writes through events.k8s.io/v1 (a scheduler event in a series). */
+const v1Born: Event = {
+  apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: meta,
+  eventTime: '2026-01-01T00:00:05.250000Z',
+  series: { count: 2, lastObservedTime: '2026-01-01T00:01:05.250000Z' },
+  reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-cp-1',
+  action: 'Preempting', reason: 'Preempted', regarding: pod, related: preemptor,
+  note: 'Preempted by pod u2 on node worker-1', type: 'Normal',
+  deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null,
+};
+
+describe('core/v1 <-> events.k8s.io/v1 Event conversion', () => {
+  it.each<[string, CoreEvent, Event]>([
+    ['a core-born event shows its source and counts as the deprecated fields, eventTime null', coreBorn, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: meta,
+      eventTime: null, reportingController: 'kubelet', reportingInstance: 'worker-1', reason: 'Pulled',
+      regarding: pod, note: 'Container image "nginx" already present on machine', type: 'Normal',
+      deprecatedSource: { component: 'kubelet', host: 'worker-1' },
+      deprecatedFirstTimestamp: '2026-01-01T00:00:05Z', deprecatedLastTimestamp: '2026-01-01T00:00:09Z', deprecatedCount: 3,
+    }],
+    ['an empty core event keeps the always-present struct fields', { metadata: { name: 'x' }, involvedObject: {} } as CoreEvent, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'x' },
+      eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null,
+    }],
+  ])('core -> v1: %s', (_name, core, want) => {
+    expect(coreEventToV1(core)).toStrictEqual(want);
+  });
+
+  it.each<[string, Event, CoreEvent]>([
+    ['a v1-born event is stored with source {}, null timestamps, no count', v1Born, {
+      apiVersion: 'v1', kind: 'Event', metadata: meta,
+      involvedObject: pod, reason: 'Preempted', message: 'Preempted by pod u2 on node worker-1',
+      source: {}, firstTimestamp: null, lastTimestamp: null, type: 'Normal',
+      eventTime: '2026-01-01T00:00:05.250000Z', series: { count: 2, lastObservedTime: '2026-01-01T00:01:05.250000Z' },
+      action: 'Preempting', related: preemptor, reportingComponent: 'default-scheduler', reportingInstance: 'default-scheduler-cp-1',
+    }],
+    ['absent reporting fields become "" (core/v1 has no omitempty on them)', { metadata: { name: 'x' }, eventTime: null } as Event, {
+      apiVersion: 'v1', kind: 'Event', metadata: { name: 'x' }, involvedObject: {}, source: {},
+      firstTimestamp: null, lastTimestamp: null, eventTime: null, reportingComponent: '', reportingInstance: '',
+    }],
+  ])('v1 -> core: %s', (_name, v1, want) => {
+    expect(v1EventToCore(v1)).toStrictEqual(want);
+  });
+
+  it.each([
+    ['core-born', coreBorn],
+    ['v1-born (as stored)', v1EventToCore(v1Born)],
+  ])('round trip through events.k8s.io keeps the stored event: %s', (_name, stored) => {
+    expect(v1EventToCore(coreEventToV1(stored))).toStrictEqual(stored);
+  });
+
+  it('a v1 event survives the trip through storage', () => {
+    expect(coreEventToV1(v1EventToCore(v1Born))).toStrictEqual(v1Born);
+  });
+
+  it('converts only events requested through events.k8s.io, and never a Status', () => {
+    const eventsV1 = { group: 'events.k8s.io', resource: 'events' };
+    const core = { group: '', resource: 'events' };
+    const status = { kind: 'Status', apiVersion: 'v1', status: 'Success' };
+    expect(toRequestedVersion(core, coreBorn)).toBe(coreBorn);
+    expect(toRequestedVersion(eventsV1, status)).toBe(status);
+    expect(toRequestedVersion(eventsV1, coreBorn)).toMatchObject({ apiVersion: 'events.k8s.io/v1', note: coreBorn.message });
+    // list items have no type meta but are still events
+    const { apiVersion: _a, kind: _k, ...item } = coreBorn;
+    expect(toRequestedVersion(eventsV1, item)).toMatchObject({ regarding: pod });
+    expect(toStorageVersion(core, v1Born)).toBe(v1Born);
+    expect(toStorageVersion(eventsV1, v1Born)).toMatchObject({ apiVersion: 'v1', involvedObject: pod });
+  });
+});
+
+describe('events.k8s.io field selectors (AddFieldLabelConversionsForEvent)', () => {
+  it.each([
+    ['regarding.name=web-1', { ok: true, selector: 'involvedObject.name=web-1' }],
+    ['regarding.kind=Pod,regarding.namespace!=kube-system', { ok: true, selector: 'involvedObject.kind=Pod,involvedObject.namespace!=kube-system' }],
+    ['reportingController==default-scheduler,type=Warning', { ok: true, selector: 'reportingComponent==default-scheduler,type=Warning' }],
+    ['reason=a\\,b,metadata.name=x', { ok: true, selector: 'reason=a\\,b,metadata.name=x' }],
+    ['note=hello', { ok: false, error: 'field label not supported: note' }],
+    ['involvedObject.name=web-1', { ok: false, error: 'field label not supported: involvedObject.name' }],
+  ])('%s', (selector, want) => {
+    expect(convertEventFieldSelector(selector)).toStrictEqual(want);
+  });
+});
