@@ -81,6 +81,14 @@ export {
   type EventRecorderOptions,
   type EventType,
 } from './record/index.ts';
+// eslint-disable-next-line no-restricted-imports -- client-go's tools/events, not Node's events module
+export {
+  createEventsRecorder,
+  reportingInstanceFor,
+  type EventsRecorder,
+  type EventsRecorderOptions,
+  type EventsV1Type,
+} from './events/index.ts';
 export {
   LeaderElector,
   DEFAULT_LEASE_DURATION_MS,
