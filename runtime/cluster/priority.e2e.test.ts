@@ -84,12 +84,17 @@ describe('pod priority', { timeout: 120_000 }, () => {
     expect(await phaseOf(cluster, 'low-pod')).toBeUndefined();
 
     const events = (await json<List<CoreEvent>>(cluster, 'get events')).items;
-    const about = (name: string) => events.filter((e) => e.involvedObject.name === name).map((e) => [e.source?.component, e.reason, e.message]);
+    // who reported it, as describe's From column reads it: the scheduler records through events.k8s.io/v1 (no source)
+    const about = (name: string) => events.filter((e) => e.involvedObject.name === name).map((e) => [e.source?.component || e.reportingComponent, e.reason, e.message]);
     const high = await json<Pod>(cluster, 'get pod high-pod');
     expect(about('low-pod')).toEqual(expect.arrayContaining([
       ['default-scheduler', 'Preempted', `Preempted by pod ${high.metadata.uid} on node cp-1`],
       ['kubelet', 'Killing', 'Stopping container app'],
     ]));
+    // preemption.go prepareCandidate: the victim's event names the preemptor as its related object
+    expect(events.find((e) => e.reason === 'Preempted')).toMatchObject({
+      action: 'Preempting', related: { kind: 'Pod', name: 'high-pod', uid: high.metadata.uid },
+    });
     expect(about('high-pod')).toEqual(expect.arrayContaining([
       ['default-scheduler', 'FailedScheduling', expect.stringContaining('0/1 nodes are available: 1 Insufficient cpu.')],
       ['default-scheduler', 'Scheduled', 'Successfully assigned default/high-pod to cp-1'],

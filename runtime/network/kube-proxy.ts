@@ -8,7 +8,7 @@
 // when it dies (iptables outlives the process) but go stale, and a new container starts with a full
 // sync (proxier.go syncProxyRules runs once the informers have synced, whatever changed before).
 import type { EndpointSlice, Service } from '../api/index.ts';
-import { SharedInformer, createEventRecorder, restListerWatcher, type RestClient } from '../client/index.ts';
+import { SharedInformer, createEventsRecorder, reportingInstanceFor, restListerWatcher, type RestClient } from '../client/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
 import { ContainerProgram } from './container-program.ts';
 import type { ClusterNetwork } from './data-plane.ts';
@@ -44,9 +44,13 @@ export function kubeProxyProgram(kernel: Kernel, options: KubeProxyOptions): Con
 
 function runKubeProxy(ctx: ProcessContext, o: KubeProxyOptions): void {
   ctx.trace('kube-proxy.start', `${o.nodeName}: watching Services and EndpointSlices; full sync once they are listed`);
-  // cmd/kube-proxy server.go birthCry: a "Starting" event about its node (whose UID is its name), no message
-  createEventRecorder({ clock: ctx, client: o.restClient, component: 'kube-proxy', host: o.nodeName })
-    .eventf({ kind: 'Node', name: o.nodeName, uid: o.nodeName, namespace: '' }, 'Normal', 'Starting', '');
+  // cmd/kube-proxy server.go birthCry: a "Starting" event about its node (whose UID is its name), no
+  // note, through events.k8s.io/v1 (NewRecorder(scheme, "kube-proxy"); it runs in the host network, so
+  // its hostname is the node's)
+  createEventsRecorder({
+    clock: ctx, rng: ctx.rng.fork('events'), client: o.restClient,
+    reportingController: 'kube-proxy', reportingInstance: reportingInstanceFor('kube-proxy', o.nodeName),
+  }).eventf({ kind: 'Node', name: o.nodeName, uid: o.nodeName, namespace: '' }, null, 'Normal', 'Starting', 'StartKubeProxy', '');
   const minSyncMs = o.minSyncPeriodMs ?? 1000;
   const services = new SharedInformer<Service>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'services' }));
   const slices = new SharedInformer<EndpointSlice>(ctx, restListerWatcher(o.restClient, { group: 'discovery.k8s.io', resource: 'endpointslices' }));

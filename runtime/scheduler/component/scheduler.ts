@@ -15,7 +15,7 @@ import {
   SharedInformer,
   isTombstone,
   restListerWatcher,
-  type EventRecorder,
+  type EventsRecorder,
   type RestClient,
 } from '../../client/index.ts';
 import type { ProcessContext, TimerHandle } from '../../kernel/index.ts';
@@ -51,7 +51,8 @@ export interface SchedulerDeps {
   ctx: ProcessContext;
   client: RestClient;
   config: SchedulerConfig;
-  recorder: EventRecorder;
+  /** The events.k8s.io/v1 recorder (client-go tools/events). */
+  recorder: EventsRecorder;
   /** Writes the kube-scheduler-simulator annotations; none means they are not written. */
   resultClient?: RestClient;
   queue?: QueueOptions;
@@ -309,7 +310,8 @@ export class RunningScheduler {
       if (!this.d.ctx.isLive() || this.stopped) return;
       if (err === null) {
         this.d.ctx.trace('scheduler.bound', `${this.key(pod)} -> ${host}`);
-        this.d.recorder.eventf(podRef(pod), 'Normal', 'Scheduled', '%s', scheduledMessage(pod, host));
+        // schedule_one.go bindingCycle: Eventf(assumedPod, nil, Normal, "Scheduled", "Binding", msg)
+        this.d.recorder.eventf(podRef(pod), null, 'Normal', 'Scheduled', 'Binding', '%s', scheduledMessage(pod, host));
         return;
       }
       // handleBindingCycleError: forget the assumed pod, wake pods it may have kept out
@@ -331,10 +333,13 @@ export class RunningScheduler {
       // graceful deletion already started: another API call is unnecessary (prepareCandidate)
       if (victim?.metadata.deletionTimestamp) continue;
       if (victim) {
+        // preemption.go prepareCandidate: Eventf(victim, preemptor, Normal, "Preempted", "Preempting", ...)
         this.d.recorder.eventf(
           podRef(victim),
+          podRef(preemptor),
           'Normal',
           'Preempted',
+          'Preempting',
           '%s',
           `Preempted by pod ${preemptor.metadata.uid ?? ''} on node ${nominated.nominatedNodeName}`,
         );
@@ -387,7 +392,8 @@ export class RunningScheduler {
     }
     const pod = cached ?? info.pod.pod;
     ctx.trace('scheduler.failed', `${this.key(pod)}: ${f.message}`);
-    this.d.recorder.eventf(podRef(pod), 'Warning', 'FailedScheduling', '%s', truncateMessage(f.message));
+    // handleSchedulingFailure: Eventf(pod, nil, Warning, "FailedScheduling", "Scheduling", msg)
+    this.d.recorder.eventf(podRef(pod), null, 'Warning', 'FailedScheduling', 'Scheduling', '%s', truncateMessage(f.message));
     const { changed, conditions } = updatePodCondition(
       pod.status?.conditions ?? [],
       {

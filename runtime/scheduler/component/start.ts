@@ -5,6 +5,8 @@
 import {
   LeaderElector,
   createEventRecorder,
+  createEventsRecorder,
+  reportingInstanceFor,
   type RestClient,
 } from '../../client/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../../kernel/index.ts';
@@ -19,6 +21,8 @@ export const RESTART_AFTER_LEASE_LOSS_MS = 10_000;
 export interface SchedulerOptions {
   /** The process name, e.g. "kube-scheduler-cp-1"; also the leader election identity's host. */
   name: string;
+  /** The machine's hostname (events' reportingInstance); default: the name without "kube-scheduler-". */
+  hostname?: string;
   /** The REST client with the scheduler's credentials (client certificate CN system:kube-scheduler). */
   restClient: RestClient;
   /** A learner-supplied KubeSchedulerConfiguration (v1); omitted means the default profile. */
@@ -65,11 +69,20 @@ export function startScheduler(kernel: Kernel, options: SchedulerOptions): Sched
     // built from the same kubeconfig), so they have a token bucket of their own
     const { qps, burst } = options.restClient.options;
     const eventClient = qps !== undefined && qps > 0 ? options.restClient.withLimits({ qps, burst: burst ?? 1 }) : options.restClient;
-    const recorder = createEventRecorder({
+    // server.go Setup: the scheduler's events go through events.k8s.io/v1 (NewEventBroadcasterAdapter,
+    // NewRecorder(scheme, schedulerName): reportingInstance "<schedulerName>-<hostname>"); leader election
+    // keeps the legacy core/v1 recorder (DeprecatedNewLegacyRecorder)
+    const schedulerName = built.config.profiles[0]?.schedulerName ?? 'default-scheduler';
+    const hostname = options.hostname ?? options.name.replace(/^kube-scheduler-/, '');
+    const recorder = createEventsRecorder({
       clock,
+      rng: ctx.rng.fork('events'),
       client: eventClient,
-      component: built.config.profiles[0]?.schedulerName ?? 'default-scheduler',
+      reportingController: schedulerName,
+      reportingInstance: reportingInstanceFor(schedulerName, hostname),
+      onError: log(ctx),
     });
+    const legacyRecorder = createEventRecorder({ clock, client: eventClient, component: schedulerName });
     const run = (): RunningScheduler => {
       const s = new RunningScheduler({
         ctx,
@@ -95,7 +108,7 @@ export function startScheduler(kernel: Kernel, options: SchedulerOptions): Sched
       client: options.restClient,
       lock: { namespace: 'kube-system', name: 'kube-scheduler' },
       identity: `${options.name}_${ctx.incarnation}`,
-      recorder,
+      recorder: legacyRecorder,
       callbacks: {
         onStartedLeading: () => {
           if (ctx.isLive()) current = run();

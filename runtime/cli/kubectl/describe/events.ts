@@ -5,8 +5,9 @@ import type { CoreEvent } from '../../../api/index.ts';
 import { parseRFC3339 } from '../../../api/index.ts';
 import { LEVEL_0, LEVEL_1, type PrefixWriter, since } from './writer.ts';
 
+/** SortableEvents' eventTime: a series' last observation, else lastTimestamp, else eventTime. */
 const lastSeenMs = (e: CoreEvent): number =>
-  parseRFC3339(e.lastTimestamp ?? e.eventTime ?? '') ?? Number.NEGATIVE_INFINITY;
+  parseRFC3339(e.series?.lastObservedTime || e.lastTimestamp || e.eventTime || '') ?? Number.NEGATIVE_INFINITY;
 
 export function writeEvents(w: PrefixWriter, events: readonly CoreEvent[], nowMs: number): void {
   if (events.length === 0) {

@@ -6,6 +6,7 @@ import type {
   ConfigMap,
   ControllerRevision,
   CoreEvent,
+  Event as EventsV1Event,
   DaemonSet,
   Deployment,
   EndpointSlice,
@@ -281,7 +282,7 @@ const endpointSliceTable = table<EndpointSlice>(
 // ---------------------------------------------------------------- events
 
 const eventTable: KindTable = {
-  ...table<CoreEvent>(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'], [], eventRow),
+  ...table<CoreEvent>(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'], [], (ev, nowMs, wide) => eventRow(asCoreEvent(ev), nowMs, wide)),
   // Wide interleaves SUBOBJECT and SOURCE before MESSAGE, as eventColumnDefinitions does.
   headers: (wide) =>
     wide
@@ -299,6 +300,26 @@ const eventTable: KindTable = {
         ]
       : ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'],
 };
+
+/**
+ * The server prints events of both groups from the internal Event (printers.go printEvent), so an
+ * events.k8s.io/v1 event (`kubectl get events.events.k8s.io`) is read through the core field names.
+ */
+function asCoreEvent(ev: CoreEvent | EventsV1Event): CoreEvent {
+  if (!('regarding' in ev) || 'involvedObject' in ev) return ev as CoreEvent;
+  const core: CoreEvent = { metadata: ev.metadata, involvedObject: ev.regarding ?? {}, eventTime: ev.eventTime };
+  if (ev.reason !== undefined) core.reason = ev.reason;
+  if (ev.note !== undefined) core.message = ev.note;
+  if (ev.type !== undefined) core.type = ev.type;
+  if (ev.series) core.series = ev.series;
+  if (ev.deprecatedSource) core.source = ev.deprecatedSource;
+  if (ev.deprecatedFirstTimestamp) core.firstTimestamp = ev.deprecatedFirstTimestamp;
+  if (ev.deprecatedLastTimestamp) core.lastTimestamp = ev.deprecatedLastTimestamp;
+  if (ev.deprecatedCount !== undefined) core.count = ev.deprecatedCount;
+  if (ev.reportingController !== undefined) core.reportingComponent = ev.reportingController;
+  if (ev.reportingInstance !== undefined) core.reportingInstance = ev.reportingInstance;
+  return core;
+}
 
 function eventRow(ev: CoreEvent, nowMs: number, wide: boolean): string[] {
   const first = ev.firstTimestamp
