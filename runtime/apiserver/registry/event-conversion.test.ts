@@ -124,7 +124,7 @@ describe('events.k8s.io/v1 through the API server (one storage, two shapes)', ()
     expect(asCore).not.toHaveProperty('regarding');
     const asV1 = h.admin({ verb: 'get', ...EV, name: 'web-1.1' }).body;
     expect(asV1).toStrictEqual(created.body);
-    const list = h.admin({ verb: 'list', ...EV }).body as { apiVersion: string; kind: string; items: Record<string, unknown>[] };
+    const list = h.admin({ verb: 'list', ...EV }).body as unknown as { apiVersion: string; kind: string; items: Record<string, unknown>[] };
     expect(list).toMatchObject({ apiVersion: 'events.k8s.io/v1', kind: 'EventList' });
     expect(list.items[0]).toMatchObject({ regarding: pod, note: asCore.message });
     expect(list.items[0]).not.toHaveProperty('apiVersion');
@@ -134,7 +134,7 @@ describe('events.k8s.io/v1 through the API server (one storage, two shapes)', ()
     const h = createHarness();
     const { metadata: _m, ...body } = coreBorn;
     expect(h.admin({ verb: 'create', ...CORE, body: { ...body, metadata: { name: 'web-1.2' } } }).code).toBe(201);
-    const [item] = (h.admin({ verb: 'list', ...EV }).body as { items: Record<string, unknown>[] }).items;
+    const [item] = (h.admin({ verb: 'list', ...EV }).body as unknown as { items: Record<string, unknown>[] }).items;
     expect(item).toMatchObject({ eventTime: null, deprecatedSource: { component: 'kubelet', host: 'worker-1' }, deprecatedCount: 3, note: coreBorn.message });
   });
 
@@ -147,7 +147,7 @@ describe('events.k8s.io/v1 through the API server (one storage, two shapes)', ()
     expect(w.events.map((e) => e.type)).toStrictEqual(['ADDED']);
     expect(w.events[0]?.object).toMatchObject({ apiVersion: 'events.k8s.io/v1', metadata: { name: 'web-1.3' }, regarding: pod });
     const selected = h.admin({ verb: 'list', ...EV, query: { fieldSelector: 'reportingController=default-scheduler,regarding.name=vip' } });
-    expect((selected.body as { items: Event[] }).items.map((e) => e.metadata.name)).toStrictEqual(['other.1']);
+    expect((selected.body as unknown as { items: Event[] }).items.map((e) => e.metadata.name)).toStrictEqual(['other.1']);
     const refused = h.admin({ verb: 'list', ...EV, query: { fieldSelector: 'involvedObject.name=web-1' } });
     expect(refused).toMatchObject({ code: 400, body: { message: 'field label not supported: involvedObject.name' } });
   });

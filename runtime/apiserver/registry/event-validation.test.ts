@@ -76,6 +76,11 @@ describe('ValidateEventUpdate', () => {
   const series = { count: 3, lastObservedTime: '2026-01-01T00:31:00.000000Z' };
   it.each<[string, CoreEvent, CoreEvent, 'v1' | 'events.k8s.io/v1', string[]]>([
     ['a series patch through events.k8s.io', v1, with_(v1, { series }), 'events.k8s.io/v1', []],
+    ['an empty series is a series (a pointer in Go)', v1, with_(v1, { series: {} }), 'events.k8s.io/v1',
+      ['series.count: Invalid value: "": should be at least 2', 'series.lastObservedTime: Required value']],
+    ['a related object may not be added', v1, with_(v1, { related: {} }), 'events.k8s.io/v1',
+      // upstream prints the Go struct (&core.ObjectReference{...}); ours prints the JSON value as a Go map
+      ['related: Invalid value: map[string]string{}: field is immutable']],
     ['a bad series patch', v1, with_(v1, { series: { count: 1, lastObservedTime: '2026-01-01T00:31:00.000000Z' } }), 'events.k8s.io/v1',
       ['series.count: Invalid value: "": should be at least 2']],
     ['the identifying fields are immutable through events.k8s.io', v1,

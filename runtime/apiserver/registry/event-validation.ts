@@ -40,6 +40,8 @@ const IMMUTABLE: readonly string[] = [
   'involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'reason', 'type',
   'eventTime', 'action', 'related', 'reportingComponent', 'reportingInstance',
 ];
+/** Fields that are pointers in Go (*EventSeries, *ObjectReference): nil differs from an empty struct. */
+const POINTERS: ReadonlySet<string> = new Set(['series', 'related']);
 /** The internal field names the errors use (core/v1's reportingComponent is ReportingController inside). */
 const FIELD_NAMES: Readonly<Record<string, string>> = { reportingComponent: 'reportingController' };
 
@@ -48,9 +50,10 @@ export function validateEventUpdate(next: CoreEvent, old: CoreEvent, version: Ev
   if (version === 'v1') return errs;
   const n = next as unknown as Loose;
   const o = old as unknown as Loose;
-  if (!semanticEqual(n.series, o.series)) errs.push(...validateV1EventSeries(next));
+  if (!samePointee(n.series, o.series)) errs.push(...validateV1EventSeries(next));
   for (const field of IMMUTABLE) {
-    if (!semanticEqual(n[field], o[field])) errs.push(invalid(Path.of(FIELD_NAMES[field] ?? field), n[field] ?? '', 'field is immutable'));
+    const same = POINTERS.has(field) ? samePointee(n[field], o[field]) : semanticEqual(n[field], o[field]);
+    if (!same) errs.push(invalid(Path.of(FIELD_NAMES[field] ?? field), n[field] ?? '', 'field is immutable'));
   }
   return errs;
 }
@@ -104,6 +107,13 @@ function validateReporting(e: Loose): FieldError[] {
  */
 export function semanticEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(goZero(a)) === JSON.stringify(goZero(b));
+}
+
+/** DeepEqual of two pointers: both nil, or both set to semantically equal structs. */
+function samePointee(a: unknown, b: unknown): boolean {
+  const nilA = a === undefined || a === null;
+  const nilB = b === undefined || b === null;
+  return nilA || nilB ? nilA === nilB : semanticEqual(a, b);
 }
 
 function goZero(v: unknown): unknown {

@@ -329,7 +329,7 @@ function eventRow(ev: CoreEvent, nowMs: number, wide: boolean): string[] {
   let count = ev.count ?? 0;
   if (ev.series) {
     last = translateTimestampSince(ev.series.lastObservedTime, nowMs);
-    count = ev.series.count;
+    count = ev.series.count ?? 0;
   } else if (count === 0) count = 1;
   const kind = (ev.involvedObject.kind ?? '').toLowerCase();
   const target = ev.involvedObject.name ? `${kind}/${ev.involvedObject.name}` : kind;
