@@ -92,6 +92,30 @@ describe('events.k8s.io/v1', { timeout: 240_000 }, () => {
     expect(await ok(cluster, `describe ${pod}`)).toMatch(/\n {2}Normal {2}Scheduled +\d+s +default-scheduler +Successfully assigned default\/web-\S+ to cp-1\n/);
   });
 
+  it('kubectl writes through events.k8s.io: validated by its rules, stored as core/v1, patched as v1', async () => {
+    const cluster = createCluster({ seed: 15 });
+    const event = (extra: string): string => `apiVersion: events.k8s.io/v1
+kind: Event
+metadata: { name: hello.1, namespace: default }
+reason: Hello
+note: hi there
+type: Normal
+regarding: { kind: Pod, name: hello, namespace: default }
+${extra}`;
+    expect(await cluster.kubectl('create -f -', { stdin: event('') })).toMatchObject({
+      stderr: 'The Event "hello.1" is invalid: eventTime: Required value\n', exitCode: 1,
+    });
+    const good = 'eventTime: "2026-01-01T00:00:01.000000Z"\naction: Greet\nreportingController: example.com/greeter\nreportingInstance: greeter-1\n';
+    expect(await ok(cluster, 'create -f -', event(good))).toBe('event.events.k8s.io/hello.1 created\n');
+    const [core] = await yamlList<CoreEvent>(cluster, 'get events --field-selector reason=Hello');
+    expect(core).toMatchObject({ message: 'hi there', involvedObject: { kind: 'Pod', name: 'hello' }, reportingComponent: 'example.com/greeter', source: {}, firstTimestamp: null });
+    await ok(cluster, `patch events.events.k8s.io hello.1 --type=merge -p '{"series":{"count":3,"lastObservedTime":"2026-01-01T00:05:00.000000Z"}}'`);
+    expect((await yamlList<CoreEvent>(cluster, 'get events --field-selector reason=Hello'))[0]?.series).toStrictEqual({ count: 3, lastObservedTime: '2026-01-01T00:05:00.000000Z' });
+    expect(await cluster.kubectl(`patch events.events.k8s.io hello.1 --type=merge -p '{"note":"changed"}'`)).toMatchObject({
+      stderr: 'The Event "hello.1" is invalid: message: Invalid value: "changed": field is immutable\n', exitCode: 1,
+    });
+  });
+
   it('a pod that cannot be scheduled gets a FailedScheduling series whose count grows', async () => {
     const cluster = createCluster({ seed: 14 });
     await ok(cluster, 'apply -f -', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: picky\nspec:\n  nodeSelector:\n    disk: ssd\n  containers:\n  - name: app\n    image: nginx:1.27\n');
