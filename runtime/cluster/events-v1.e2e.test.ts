@@ -64,6 +64,17 @@ describe('events.k8s.io/v1', { timeout: 240_000 }, () => {
     expect(pulled).not.toHaveProperty('action');
   });
 
+  it('each scheduler profile reports as its own schedulerName', async () => {
+    const cluster = createCluster({
+      seed: 16,
+      scheduler: { apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration', profiles: [{ schedulerName: 'default-scheduler' }, { schedulerName: 'batch-scheduler' }] },
+    });
+    await ok(cluster, 'apply -f -', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: job\nspec:\n  schedulerName: batch-scheduler\n  containers:\n  - name: app\n    image: nginx:1.27\n');
+    await until(cluster, async () => (await cluster.kubectl('get events.events.k8s.io --field-selector regarding.name=job,reason=Scheduled -o name')).stdout !== '', 60_000);
+    const [scheduled] = await yamlList<Event>(cluster, 'get events.events.k8s.io --field-selector regarding.name=job,reason=Scheduled');
+    expect(scheduled).toMatchObject({ reportingController: 'batch-scheduler', reportingInstance: 'batch-scheduler-cp-1', action: 'Binding' });
+  });
+
   it('kube-proxy\'s Starting event, selected by events.k8s.io field labels', async () => {
     const cluster = createCluster({ seed: 12 });
     await until(cluster, async () => (await cluster.kubectl('get events.events.k8s.io --field-selector reportingController=kube-proxy -o name')).stdout !== '', 60_000);

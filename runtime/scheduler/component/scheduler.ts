@@ -51,8 +51,8 @@ export interface SchedulerDeps {
   ctx: ProcessContext;
   client: RestClient;
   config: SchedulerConfig;
-  /** The events.k8s.io/v1 recorder (client-go tools/events). */
-  recorder: EventsRecorder;
+  /** The events.k8s.io/v1 recorder of a profile (client-go tools/events; each profile's reportingController is its schedulerName). */
+  recorderFor(schedulerName: string | undefined): EventsRecorder;
   /** Writes the kube-scheduler-simulator annotations; none means they are not written. */
   resultClient?: RestClient;
   queue?: QueueOptions;
@@ -311,7 +311,7 @@ export class RunningScheduler {
       if (err === null) {
         this.d.ctx.trace('scheduler.bound', `${this.key(pod)} -> ${host}`);
         // schedule_one.go bindingCycle: Eventf(assumedPod, nil, Normal, "Scheduled", "Binding", msg)
-        this.d.recorder.eventf(podRef(pod), null, 'Normal', 'Scheduled', 'Binding', '%s', scheduledMessage(pod, host));
+        this.d.recorderFor(pod.spec.schedulerName).eventf(podRef(pod), null, 'Normal', 'Scheduled', 'Binding', '%s', scheduledMessage(pod, host));
         return;
       }
       // handleBindingCycleError: forget the assumed pod, wake pods it may have kept out
@@ -334,7 +334,7 @@ export class RunningScheduler {
       if (victim?.metadata.deletionTimestamp) continue;
       if (victim) {
         // preemption.go prepareCandidate: Eventf(victim, preemptor, Normal, "Preempted", "Preempting", ...)
-        this.d.recorder.eventf(
+        this.d.recorderFor(preemptor.spec.schedulerName).eventf(
           podRef(victim),
           podRef(preemptor),
           'Normal',
@@ -393,7 +393,7 @@ export class RunningScheduler {
     const pod = cached ?? info.pod.pod;
     ctx.trace('scheduler.failed', `${this.key(pod)}: ${f.message}`);
     // handleSchedulingFailure: Eventf(pod, nil, Warning, "FailedScheduling", "Scheduling", msg)
-    this.d.recorder.eventf(podRef(pod), null, 'Warning', 'FailedScheduling', 'Scheduling', '%s', truncateMessage(f.message));
+    this.d.recorderFor(pod.spec.schedulerName).eventf(podRef(pod), null, 'Warning', 'FailedScheduling', 'Scheduling', '%s', truncateMessage(f.message));
     const { changed, conditions } = updatePodCondition(
       pod.status?.conditions ?? [],
       {

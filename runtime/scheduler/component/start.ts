@@ -7,6 +7,7 @@ import {
   createEventRecorder,
   createEventsRecorder,
   reportingInstanceFor,
+  type EventsRecorder,
   type RestClient,
 } from '../../client/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../../kernel/index.ts';
@@ -69,26 +70,16 @@ export function startScheduler(kernel: Kernel, options: SchedulerOptions): Sched
     // built from the same kubeconfig), so they have a token bucket of their own
     const { qps, burst } = options.restClient.options;
     const eventClient = qps !== undefined && qps > 0 ? options.restClient.withLimits({ qps, burst: burst ?? 1 }) : options.restClient;
-    // server.go Setup: the scheduler's events go through events.k8s.io/v1 (NewEventBroadcasterAdapter,
-    // NewRecorder(scheme, schedulerName): reportingInstance "<schedulerName>-<hostname>"); leader election
-    // keeps the legacy core/v1 recorder (DeprecatedNewLegacyRecorder)
+    // leader election keeps the legacy core/v1 recorder, named after the first profile (DeprecatedNewLegacyRecorder)
     const schedulerName = built.config.profiles[0]?.schedulerName ?? 'default-scheduler';
-    const hostname = options.hostname ?? options.name.replace(/^kube-scheduler-/, '');
-    const recorder = createEventsRecorder({
-      clock,
-      rng: ctx.rng.fork('events'),
-      client: eventClient,
-      reportingController: schedulerName,
-      reportingInstance: reportingInstanceFor(schedulerName, hostname),
-      onError: log(ctx),
-    });
+    const recorderFor = profileRecorders(ctx, eventClient, built.config.profiles.map((p) => p.schedulerName), options.hostname ?? options.name.replace(/^kube-scheduler-/, ''), log(ctx));
     const legacyRecorder = createEventRecorder({ clock, client: eventClient, component: schedulerName });
     const run = (): RunningScheduler => {
       const s = new RunningScheduler({
         ctx,
         client: options.restClient,
         config: built.config,
-        recorder,
+        recorderFor,
         ...(options.resultClient ? { resultClient: options.resultClient } : {}),
         ...(options.queue ? { queue: options.queue } : {}),
         log: log(ctx),
@@ -136,4 +127,28 @@ export function startScheduler(kernel: Kernel, options: SchedulerOptions): Sched
 
   const process = kernel.spawn(options.name, main);
   return { process, running: () => current, configErrors: () => errors };
+}
+
+/**
+ * server.go Setup: the scheduler's events go through events.k8s.io/v1 (NewEventBroadcasterAdapter);
+ * each profile records as its schedulerName (getRecorderFactory: NewRecorder(scheme, schedulerName),
+ * reportingInstance "<schedulerName>-<hostname>"). Their finish and refresh loops start with the
+ * scheduler (StartRecordingToSink), so every profile's recorder is made at once.
+ */
+function profileRecorders(ctx: ProcessContext, client: RestClient, schedulerNames: string[], hostname: string, onError: (line: string) => void): (schedulerName: string | undefined) => EventsRecorder {
+  const recorders = new Map<string, EventsRecorder>();
+  const recorderFor = (profile: string | undefined): EventsRecorder => {
+    const name = profile || (schedulerNames[0] ?? 'default-scheduler');
+    let recorder = recorders.get(name);
+    if (!recorder) {
+      recorder = createEventsRecorder({
+        clock: { now: ctx.now, setTimer: ctx.setTimer }, rng: ctx.rng.fork(`events:${name}`), client,
+        reportingController: name, reportingInstance: reportingInstanceFor(name, hostname), onError,
+      });
+      recorders.set(name, recorder);
+    }
+    return recorder;
+  };
+  for (const name of schedulerNames) recorderFor(name);
+  return recorderFor;
 }
