@@ -1,6 +1,7 @@
 // The replica-on-the-network and the load balancer, spoken to in their wire protocol by a bare
-// endpoint: round robin, redispatch away from a dead replica, health checks that cut connections,
-// numbered watch streams, and what a client sees when no replica is left.
+// endpoint: connections pinned to a replica and spread round robin, redispatch away from a dead
+// replica, health checks that cut connections, numbered watch streams, and what a client sees when
+// no replica is left.
 import { describe, expect, it } from 'vitest';
 import { createKernel, type Kernel } from '../kernel/index.ts';
 import { startLoadBalancer, type LoadBalancer } from './load-balancer.ts';
@@ -29,17 +30,56 @@ function rig(): Rig {
   return { kernel, replicas, lb, inbox, send: (msg) => kernel.send('client', 'lb', msg) };
 }
 
-const version = (id: number): ApiWireMessage => ({ type: 'api.request', id, req: { verb: 'get', path: '/version' } });
+const version = (id: number, conn?: number): ApiWireMessage =>
+  ({ type: 'api.request', id, req: { verb: 'get', path: '/version' }, ...(conn === undefined ? {} : { conn }) });
 const served = (inbox: ApiWireMessage[]): (string | undefined)[] =>
   inbox.flatMap((m) => (m.type === 'api.response' ? [m.servedBy] : []));
 
 describe('load balancer', () => {
-  it('spreads requests round robin and relays each answer to its own request id', () => {
+  it('spreads connections round robin and relays each answer to its own request id', () => {
     const r = rig();
-    for (let id = 1; id <= 4; id++) r.send(version(id));
+    for (let id = 1; id <= 4; id++) r.send(version(id, id));
     r.kernel.runFor(50);
     expect(r.inbox.map((m) => m.id).sort()).toEqual([1, 2, 3, 4]);
     expect(served(r.inbox).sort()).toEqual(['apiserver-a', 'apiserver-a', 'apiserver-b', 'apiserver-b']);
+  });
+
+  it('sends every request of one connection to the replica it was opened to (mode tcp)', () => {
+    const r = rig();
+    for (let id = 1; id <= 6; id++) r.send(version(id, id <= 3 ? 1 : 2));
+    r.kernel.runFor(50);
+    const byId = new Map(r.inbox.flatMap((m) => (m.type === 'api.response' ? [[m.id, m.servedBy] as const] : [])));
+    expect(new Set([1, 2, 3].map((id) => byId.get(id))).size).toBe(1);
+    expect(new Set([4, 5, 6].map((id) => byId.get(id))).size).toBe(1);
+    expect(byId.get(1)).not.toBe(byId.get(4));
+    // the same connection number from another client is another connection: it takes the next turn
+    // of the round robin, and the first client's connection stays where it was
+    const pinnedConn1 = byId.get(1)!;
+    r.kernel.net.register<ApiWireMessage>('client-2', (m) => r.inbox.push(m));
+    r.kernel.send('client-2', 'lb', version(7, 1));
+    r.kernel.runFor(50);
+    r.send(version(8, 1));
+    r.kernel.runFor(50);
+    const later = new Map(r.inbox.flatMap((m) => (m.type === 'api.response' ? [[m.id, m.servedBy] as const] : [])));
+    expect(later.get(8)).toBe(pinnedConn1);
+    expect(later.get(7)).toBeDefined();
+  });
+
+  it('moves a connection whose replica process is gone, and keeps it there once it is back', () => {
+    const r = rig();
+    r.send(version(1, 5));
+    r.kernel.runFor(50);
+    const first = served(r.inbox)[0]!;
+    r.replicas[first === 'apiserver-a' ? 0 : 1]!.stop();
+    r.send(version(2, 5));
+    r.kernel.runFor(50);
+    const second = served(r.inbox)[1]!;
+    expect(second).not.toBe(first);
+    r.replicas[first === 'apiserver-a' ? 0 : 1]!.start();
+    r.kernel.runFor(20_000);
+    r.send(version(3, 5));
+    r.kernel.runFor(50);
+    expect(served(r.inbox)[2]).toBe(second);
   });
 
   it('redispatches away from a replica whose process is gone, before any health check notices', () => {
@@ -53,7 +93,7 @@ describe('load balancer', () => {
   it('cuts requests and streams pinned to a replica its health checks find unreachable', () => {
     const r = rig();
     r.kernel.net.partition([['lb', 'client', 'apiserver-b'], ['apiserver-a']]);
-    for (let id = 1; id <= 2; id++) r.send(version(id)); // one of them lands on the cut-off replica
+    for (let id = 1; id <= 2; id++) r.send(version(id, id)); // one connection lands on the cut-off replica
     r.kernel.runFor(10_000);
     expect(r.lb.healthyBackends()).toEqual(['apiserver-b']);
     const failure = r.inbox.find((m) => m.type === 'api.failure');

@@ -2,11 +2,14 @@
 // simulated network. mirrors the HAProxy setup of kubeadm's HA guide (kubernetes/kubeadm
 // docs/ha-considerations.md: `mode tcp`, `balance roundrobin`, `option httpchk GET /healthz`,
 // `rise 2 fall 2`), checking /readyz instead so a replica whose caches are still filling gets no
-// traffic. Each connection is pinned to one replica. A replica that answers its health check with
-// an error (not ready: e.g. it cannot reach etcd) gets no new connections, but established ones
-// carry on (HAProxy's default), so an in-flight request ends as the replica answers it, e.g. with
-// etcd's timeout. A replica that stops answering at all is unreachable: its in-flight requests fail
-// with "connection reset by peer" and its watch streams are cut, as a dead TCP connection shows
+// traffic. Each client connection is pinned to one replica (`mode tcp`: HAProxy balances TCP
+// connections, and client-go sends every request and watch of a client over one HTTP/2 connection),
+// chosen round robin when it opens. A replica that answers its health check with an error (not
+// ready: e.g. it cannot reach etcd) gets no new connections, but established ones carry on
+// (HAProxy's default), so their requests keep reaching it and fail, e.g. with etcd's timeout, until
+// the client closes the connection (the kubelet does after repeated heartbeat failures). A replica
+// that stops answering at all is unreachable: its in-flight requests fail with "connection reset by
+// peer", its watch streams are cut and its connections are gone, as a dead TCP connection shows
 // (and client-go's retries and relists kick in).
 // A replica whose process is gone refuses connections at once; the balancer then tries the next one
 // (HAProxy `option redispatch`).
@@ -80,6 +83,8 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
   const checks = new Map<number, { backend: BackendState; timer: { cancel(): void } }>();
   const streams = new Map<number, Stream>();
   const streamOf = new Map<string, number>();
+  /** Client connection ("<client>#<conn>") -> the replica it was opened to. */
+  const connections = new Map<string, string>();
   let nextId = 1;
   let cursor = 0;
 
@@ -116,6 +121,7 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
     b.up = false;
     ctx.trace('lb.backend-down', b.name);
     if (!unreachable) return;
+    for (const [conn, backend] of connections) if (backend === b.name) connections.delete(conn);
     for (const [id, p] of pending) if (p.backend === b.name) failPending(id, 'read: connection reset by peer');
     for (const [id, s] of streams) if (s.backend === b.name) cutStream(id, 'read: connection reset by peer');
   };
@@ -145,8 +151,22 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
     ctx.send(b.name, { type: 'api.request', id, req } satisfies ApiWireMessage);
   };
 
-  const forward = (from: string, msg: Extract<ApiWireMessage, { type: 'api.request' | 'api.watch' }>): void => {
+  /**
+   * The replica of the client's connection; a new connection (or one whose replica's process is
+   * gone, which refused it) goes round robin, with HAProxy's redispatch.
+   */
+  const backendFor = (from: string, conn: number): string | undefined => {
+    const key = `${from}#${conn}`;
+    const pinned = connections.get(key);
+    if (pinned !== undefined && kernel.net.isUp(pinned)) return pinned;
     const backend = pick();
+    if (backend === undefined) connections.delete(key);
+    else connections.set(key, backend);
+    return backend;
+  };
+
+  const forward = (from: string, msg: Extract<ApiWireMessage, { type: 'api.request' | 'api.watch' }>): void => {
+    const backend = backendFor(from, msg.conn ?? 0);
     if (backend === undefined) {
       if (msg.type === 'api.request') ctx.send(from, { type: 'api.failure', id: msg.id, error: 'EOF' } satisfies ApiWireMessage);
       else ctx.send(from, { type: 'api.watch.close', id: msg.id, transportError: 'EOF' } satisfies ApiWireMessage);

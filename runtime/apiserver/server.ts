@@ -24,12 +24,14 @@ export type WireRequest = Omit<ApiRequest, 'body'> & { bodyJson?: string };
  * - pings are HTTP/2 PINGs on the connection carrying a watch (client-go's ReadIdleTimeout health
  *   check): 'api.pong' says whether the server still holds that stream and the last sequence
  *   number it sent, so a client that missed the tail of a stream finds out.
+ * - `conn` names the client connection a request or watch travels on (one HTTP/2 connection per
+ *   client): the load balancer pins a connection to one replica.
  */
 export type ApiWireMessage =
-  | { type: 'api.request'; id: number; req: WireRequest }
+  | { type: 'api.request'; id: number; req: WireRequest; conn?: number }
   | { type: 'api.response'; id: number; code: number; bodyJson: string; warnings?: string[]; servedBy?: string }
   | { type: 'api.failure'; id: number; error: string }
-  | { type: 'api.watch'; id: number; req: WireRequest }
+  | { type: 'api.watch'; id: number; req: WireRequest; conn?: number }
   | { type: 'api.watch.event'; id: number; seq: number; eventJson: string }
   | { type: 'api.watch.close'; id: number; seq?: number; errorJson?: string; transportError?: string }
   | { type: 'api.watch.stop'; id: number }

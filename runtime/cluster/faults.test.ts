@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeDataDir } from '../etcd/index.ts';
 import { createCluster, type Cluster } from '../index.ts';
 
-/** Fires `count` ConfigMap creates 20 ms apart through the load balancer; runs `fault` after `faultAtMs`. */
+/**
+ * Fires `count` ConfigMap creates 20 ms apart through the load balancer, each from a client of its own
+ * (its own connection, so the balancer spreads them over the replicas); runs `fault` after `faultAtMs`.
+ */
 function writeStream(cluster: Cluster, count: number, faultAtMs: number, fault: () => void) {
   const { kernel } = cluster.internals;
   const client = cluster.internals.restClient('writer');
@@ -13,7 +16,7 @@ function writeStream(cluster: Cluster, count: number, faultAtMs: number, fault: 
   const servedBy = new Set<string>();
   for (let i = 0; i < count; i++) {
     const name = `cm-${String(i).padStart(3, '0')}`;
-    kernel.setTimer(i * 20, () => client.request(
+    kernel.setTimer(i * 20, () => client.withOwnConnection().request(
       { verb: 'create', group: '', resource: 'configmaps', namespace: 'default', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } } },
       (res) => {
         if (res.code === 201) {

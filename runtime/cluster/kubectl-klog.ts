@@ -21,7 +21,8 @@ export function kubectlRun(client: RestClient, limits: ClientRateLimits, args: s
   const log = new ThrottleLog((line) => {
     stderr += `${klogHeader(now())}${THROTTLE_LOG_SOURCE}] ${line}\n`;
   }, verbosity(args));
-  return { client: client.withLimits(limits, log), stderr: () => stderr };
+  // each kubectl run is a process of its own: its own connection and a full token bucket
+  return { client: client.withOwnConnection().withLimits(limits, log), stderr: () => stderr };
 }
 
 /** kubectl's -v / --v level (klog's flag), 0 when absent or malformed. */

@@ -220,3 +220,43 @@ describe('RestClient watch streams', () => {
     expect((w.closed[0] as { message: string }).message).toMatch(/http2: client connection lost$/);
   });
 });
+
+describe('RestClient connections', () => {
+  const connOf = (m: WireMessage): number | undefined => (m.type === 'api.request' || m.type === 'api.watch' ? m.conn : undefined);
+
+  it('sends everything of a client and its withLimits views on one connection; another process gets its own', () => {
+    const { kernel, client, received } = setup((msg, reply) => {
+      if (msg.type === 'api.request') reply(ok(msg.id));
+    });
+    const heartbeat = client.withLimits({ qps: 0, burst: 0 });
+    const kubectlRun = client.withOwnConnection().withLimits({ qps: 5, burst: 10 });
+    for (const c of [client, heartbeat, kubectlRun]) c.request({ verb: 'get', resource: 'pods', name: 'p' }, () => {});
+    client.watch({ verb: 'watch', resource: 'pods' }, { onEvent: () => {}, onClose: () => {} });
+    kernel.runFor(100);
+    const conns = received.map(connOf);
+    expect(conns).toEqual([conns[0], conns[0], expect.any(Number), conns[0]]);
+    expect(conns[2]).not.toBe(conns[0]);
+  });
+
+  it('closeAllConnections fails calls in flight (a GET retries on the new connection, a write does not) and ends watches', () => {
+    const { kernel, client, received } = setup((msg, reply) => {
+      // the first connection's calls hang (a replica that lost etcd); the new one answers
+      if (msg.type === 'api.request' && msg.conn !== 0) reply(ok(msg.id));
+    });
+    const results: RestResponse[] = [];
+    const closed: unknown[] = [];
+    client.request({ verb: 'get', resource: 'pods', name: 'p' }, (r) => results.push(r));
+    client.request({ verb: 'update', resource: 'pods', name: 'p', body: {} }, (r) => results.push(r));
+    client.watch({ verb: 'watch', resource: 'pods' }, { onEvent: () => {}, onClose: (e) => closed.push(e) });
+    kernel.runFor(100);
+    client.closeAllConnections();
+    kernel.runFor(2_000);
+    expect(results.map((r) => r.code)).toEqual([0, 200]); // the update failed at once, the GET came back on the retry
+    expect((results[0]!.body as { message: string }).message).toBe('Put "https://server:6443/api/v1/pods/p": use of closed network connection');
+    expect((closed[0] as { message: string }).message).toMatch(/use of closed network connection$/);
+    expect(received.filter((m) => m.type === 'api.watch.stop')).toHaveLength(1); // the server learns the stream is gone
+    const gets = received.filter((m) => m.type === 'api.request' && m.req.verb === 'get').map(connOf);
+    expect(gets).toHaveLength(2);
+    expect(gets[1]).not.toBe(gets[0]);
+  });
+});

@@ -76,9 +76,17 @@ const RETRY_AFTER_MS = 1000;
 /** How long a stream waits for a missing message (reordered, not lost) before giving up on it. */
 const STREAM_GAP_WAIT_MS = 200;
 
+/** Why calls on a connection the client closed fail (Go's net.ErrClosed text). */
+export const CLOSED_CONNECTION_ERROR = 'use of closed network connection';
+
 export class RestClient {
   private readonly pending = new Map<number, (msg: WireMessage) => void>();
   private readonly streams = new Map<number, (msg: WireMessage) => void>();
+  /** Each open watch's way to end as its connection closes (closeAllConnections). */
+  private readonly breakers = new Map<number, (why: string) => void>();
+  /** The connection this client and its impersonating views send on (see WireMessage `conn`). */
+  private connection = { id: 0 };
+  private nextConnectionId = 1;
   private nextId = 1;
   private closed = false;
   private limiter: TokenBucketRateLimiter | undefined;
@@ -88,6 +96,8 @@ export class RestClient {
       // a view with other impersonation headers or limits: same connection, same tables
       this.pending = shared.pending;
       this.streams = shared.streams;
+      this.breakers = shared.breakers;
+      this.connection = shared.connection;
       this.nextIdSource = shared.root();
       this.limiter = shared.limiter;
       return;
@@ -113,6 +123,32 @@ export class RestClient {
     const view = new RestClient(this.host, options, this.impersonation, this);
     view.limiter = rateLimiterFor(limits, this.host.now());
     return view;
+  }
+
+  /**
+   * The same client as another process uses it: its own connection (a kubectl run dials the server
+   * anew, so a load balancer may pick another replica for it). Views made with withLimits keep
+   * their client's connection, as the kubelet's clients share one transport (its heartbeat and
+   * event clients are rest.Config copies of the main one).
+   */
+  withOwnConnection(): RestClient {
+    const view = new RestClient(this.host, this.options, this.impersonation, this);
+    view.limiter = this.limiter;
+    view.connection = { id: this.root().nextConnectionId++ };
+    return view;
+  }
+
+  /**
+   * Closes the connection of this client (and of the views sharing it), as the kubelet's dialer
+   * CloseAll does after repeated heartbeat failures (pkg/kubelet/kubelet.go onRepeatedHeartbeatFailure,
+   * util/connrotation): calls in flight fail (a GET is retried, on a new connection), watches end
+   * with an error so their informers watch again, and later calls go over a new connection, which
+   * a load balancer may send to another replica.
+   */
+  closeAllConnections(): void {
+    this.connection.id = this.root().nextConnectionId++;
+    for (const [id, handler] of [...this.pending]) handler({ type: 'api.failure', id, error: CLOSED_CONNECTION_ERROR });
+    for (const breakStream of [...this.breakers.values()]) breakStream(CLOSED_CONNECTION_ERROR);
   }
 
   /** Detaches the endpoint: later answers are dropped, open streams are forgotten. */
@@ -164,7 +200,7 @@ export class RestClient {
         }
         finish(transportFailure(req, this.serverURL(), msg.error));
       });
-      this.host.send(this.options.name, this.options.server, { type: 'api.request', id: currentId, req: wire } satisfies WireMessage);
+      this.host.send(this.options.name, this.options.server, { type: 'api.request', id: currentId, req: wire, conn: this.connection.id } satisfies WireMessage);
     };
     // request.go request(): the first try is throttled before the client's timeout starts, so a
     // throttled client never times out a request it has not sent yet
@@ -208,6 +244,7 @@ export class RestClient {
       if (!open) return;
       open = false;
       this.streams.delete(id);
+      this.breakers.delete(id);
       pingTimer?.cancel();
       pongTimer?.cancel();
       gapTimer?.cancel();
@@ -277,13 +314,19 @@ export class RestClient {
       watchGap();
       schedulePing();
     });
+    this.breakers.set(id, (why) => {
+      // the server and any balancer learn the stream is gone (a closed TCP connection tells them)
+      this.host.send(this.options.name, this.options.server, { type: 'api.watch.stop', id } satisfies WireMessage);
+      broken(why);
+    });
     schedulePing();
-    this.host.send(this.options.name, this.options.server, { type: 'api.watch', id, req: this.encode({ ...req, verb: 'watch' }) } satisfies WireMessage);
+    this.host.send(this.options.name, this.options.server, { type: 'api.watch', id, req: this.encode({ ...req, verb: 'watch' }), conn: this.connection.id } satisfies WireMessage);
     return {
       stop: () => {
         if (!open) return;
         open = false;
         this.streams.delete(id);
+        this.breakers.delete(id);
         pingTimer?.cancel();
         pongTimer?.cancel();
         gapTimer?.cancel();

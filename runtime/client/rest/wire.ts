@@ -57,11 +57,16 @@ export type WireRequest = Omit<RestRequest, 'body'> & {
   userAgent?: string;
 };
 
+/**
+ * `conn` names the client's connection a request or watch goes over: client-go keeps one HTTP/2
+ * connection per server and multiplexes everything on it, so a load balancer (TCP) pins all of a
+ * connection's requests to one replica; closeAllConnections starts a new one.
+ */
 export type WireMessage =
-  | { type: 'api.request'; id: number; req: WireRequest }
+  | { type: 'api.request'; id: number; req: WireRequest; conn?: number }
   | { type: 'api.response'; id: number; code: number; bodyJson: string; warnings?: string[]; servedBy?: string }
   | { type: 'api.failure'; id: number; error: string }
-  | { type: 'api.watch'; id: number; req: WireRequest }
+  | { type: 'api.watch'; id: number; req: WireRequest; conn?: number }
   | { type: 'api.watch.event'; id: number; seq: number; eventJson: string }
   | { type: 'api.watch.close'; id: number; seq?: number; errorJson?: string; transportError?: string }
   | { type: 'api.watch.stop'; id: number }
