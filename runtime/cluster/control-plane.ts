@@ -1,6 +1,6 @@
 // Starts the control plane of a plan on the kernel: the etcd members (stacked: one per control-plane
 // machine), an API server replica on every control-plane machine, each with its own etcd client
-// (kube-apiserver --etcd-servers lists every member; the client fails over), and the load balancer
+// (stacked: only its own machine's member, as kubeadm configures it), and the load balancer
 // when there is more than one replica. Every component is a named process so faults can stop it.
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
 import { createEtcdCluster, type EtcdClient, type EtcdCluster } from '../etcd/index.ts';
@@ -67,6 +67,18 @@ function serviceAllocationOf(kernel: Kernel, name: string, incarnation: () => { 
 /** The adminstrator's client certificate, as in kubeadm's admin.conf. */
 export const ADMIN_CREDENTIALS = { clientCert: { commonName: 'kubernetes-admin', organizations: ['system:masters'] } };
 
+/**
+ * kube-apiserver --etcd-servers: kubeadm's stacked etcd gives each API server only its own machine's
+ * member (https://127.0.0.1:2379, cmd/kubeadm/app/phases/controlplane/manifests.go), so an API server
+ * whose member is down has no etcd at all (its readyz fails and the load balancer drops it). A managed
+ * control plane stands for a provider's, whose API servers list every member of an external etcd.
+ */
+function etcdServersOf(plan: ClusterPlan, etcd: EtcdCluster, localMember: string | undefined): { endpoints?: string[] } {
+  if (plan.topology === 'managed' || localMember === undefined) return {};
+  const url = etcd.endpoints[etcd.members.findIndex((m) => m.name === localMember)];
+  return url === undefined ? {} : { endpoints: [url] };
+}
+
 export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPlane {
   const etcd = createEtcdCluster(kernel, {
     members: plan.etcdMembers.length as 1 | 3 | 5,
@@ -99,7 +111,7 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
       etcdClient: (ctx: ProcessContext) => {
         const clientName = `${name}/etcd-client-${ctx.incarnation}`;
         etcdClientOf.set(name, clientName);
-        const client = etcd.client({ name: clientName, isLive: () => ctx.isLive() });
+        const client = etcd.client({ name: clientName, ...etcdServersOf(plan, etcd, m.etcdMember), isLive: () => ctx.isLive() });
         incarnation = { ctx, client };
         return client;
       },

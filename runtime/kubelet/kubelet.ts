@@ -41,6 +41,8 @@ export function startKubelet(kernel: Kernel, options: KubeletOptions): SimProces
 }
 
 function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
+  // a new kubelet process dials the server anew: what the last one had open died with it
+  if (ctx.incarnation > 1) o.restClient.closeAllConnections();
   // cmd/kubelet/app/server.go buildKubeletClientsets: events use their own client at eventRecordQPS /
   // eventBurst (50 / 100), and the heartbeat client (node status and Lease) is not rate limited (QPS -1)
   const eventClient = o.restClient.withLimits(KUBELET_EVENT_LIMITS);

@@ -1,16 +1,19 @@
 // Node registration, the node Lease heartbeat and node status, as a kubelet does them.
 // mirrors pkg/kubelet/kubelet_node_status.go (registerWithAPIServer: create the Node, or keep the
-// existing one; tryUpdateNodeStatus), pkg/kubelet/nodelease (renew every 10 s = 1/4 of the 40 s
-// leaseDurationSeconds, in kube-node-lease) and the status rule since the Lease exists: compute
-// status every nodeStatusUpdateFrequency (10 s) and patch it when it changed or every
-// nodeStatusReportFrequency (5 min).
-import { rfc3339, rfc3339Micro, type Lease, type Node } from '../api/index.ts';
+// existing one; updateNodeStatus: up to nodeStatusUpdateRetry tries of tryUpdateNodeStatus, the
+// first reading the Node from the API server's cache), the Lease heartbeat (node-lease.ts) and the
+// status rule since the Lease exists: compute status every nodeStatusUpdateFrequency (10 s) and
+// patch it when it changed or every nodeStatusReportFrequency (5 min). From the second failed try
+// of either heartbeat on, the kubelet closes all its connections (onRepeatedHeartbeatFailure).
+import { rfc3339, type Node } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
+import { startLeaseRenewal } from './node-lease.ts';
 import { FAST_STATUS_UPDATE_MS } from './runtime-state.ts';
 
-export const LEASE_DURATION_SECONDS = 40;
-export const LEASE_RENEW_INTERVAL_MS = 10_000;
+export { LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL_MS } from './node-lease.ts';
+/** kubelet.go nodeStatusUpdateRetry: tries of tryUpdateNodeStatus per update. */
+export const NODE_STATUS_UPDATE_RETRY = 5;
 export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
 export const NODE_STATUS_REPORT_FREQUENCY_MS = 300_000;
 
@@ -124,9 +127,23 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
       );
     });
   };
-  // tryUpdateNodeStatus: read the Node every 10 s (upstream reads it from the API server's cache),
-  // compute the status, and patch only when it changed or the 5-minute report is due.
-  const updateStatus = (force: boolean, conditionsOnly = false): void => {
+  // closeAllConns (kubelet.go): a connection stuck on a replica that cannot write is dialled anew
+  const onRepeatedHeartbeatFailure = (what: string): void => {
+    ctx.trace('kubelet.heartbeat-failure', `${o.nodeName}: ${what}, closing all connections`);
+    o.client.closeAllConnections();
+  };
+  // updateNodeStatus: up to nodeStatusUpdateRetry tries, one after the other
+  const updateStatus = (force: boolean, conditionsOnly = false, tryNumber = 0): void => {
+    if (tryNumber >= NODE_STATUS_UPDATE_RETRY) return;
+    tryUpdateNodeStatus(force, conditionsOnly, tryNumber, () => {
+      if (!ctx.isLive()) return;
+      if (tryNumber > 0) onRepeatedHeartbeatFailure('failed to update node status');
+      updateStatus(force, conditionsOnly, tryNumber + 1);
+    });
+  };
+  // tryUpdateNodeStatus: read the Node (the first try from the API server's cache), compute the
+  // status, and patch only when it changed or the 5-minute report is due.
+  const tryUpdateNodeStatus = (force: boolean, conditionsOnly: boolean, tryNumber: number, failed: () => void): void => {
     const nowMs = ctx.now();
     const images = o.images();
     const fingerprint = JSON.stringify(images);
@@ -136,10 +153,11 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
         group: '',
         resource: 'nodes',
         name: o.nodeName,
-        query: { resourceVersion: '0' },
+        ...(tryNumber === 0 ? { query: { resourceVersion: '0' } } : {}),
       },
       (res) => {
-        if (!ctx.isLive() || res.code !== 200) return;
+        if (!ctx.isLive()) return;
+        if (res.code !== 200) return failed();
         const node = res.body as Node;
         const now = rfc3339(nowMs);
         const { conditions, changed, events } = kubeletConditions(node.status?.conditions ?? [], now, o.networkError?.());
@@ -158,7 +176,8 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
             patchType: 'application/merge-patch+json',
           },
           (p) => {
-            if (!ctx.isLive() || p.code !== 200) return;
+            if (!ctx.isLive()) return;
+            if (p.code !== 200) return failed();
             if (conditionsOnly) return;
             lastReported = fingerprint;
             lastReportedMs = nowMs;
@@ -179,45 +198,5 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
       updateStatus(true, true);
     });
   }
-  startLeaseRenewal(ctx, o.client, o.nodeName);
-}
-
-/** nodelease controller: get-or-create kube-node-lease/<node>, then update renewTime every 10 s. */
-export function startLeaseRenewal(ctx: ProcessContext, client: RestClient, nodeName: string): void {
-  const base = { group: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-node-lease' };
-  const leaseBody = (prev?: Lease): Lease => ({
-    apiVersion: 'coordination.k8s.io/v1',
-    kind: 'Lease',
-    metadata: { ...(prev?.metadata ?? {}), name: nodeName, namespace: 'kube-node-lease' },
-    spec: {
-      holderIdentity: nodeName,
-      leaseDurationSeconds: LEASE_DURATION_SECONDS,
-      renewTime: rfc3339Micro(ctx.now()),
-    },
-  });
-  // the lease controller (component-helpers/apimachinery/lease/controller.go) updates from the copy
-  // its last write returned; only without one (first round, or after a failed or conflicting write)
-  // does it GET the Lease again, or create it when missing
-  let latest: Lease | undefined;
-  const update = (prev: Lease): void =>
-    client.request({ verb: 'update', ...base, name: nodeName, body: leaseBody(prev) }, (u) => {
-      if (!ctx.isLive()) return;
-      latest = u.code === 200 ? (u.body as Lease) : undefined;
-      if (latest) ctx.trace('kubelet.lease-renewed', nodeName);
-    });
-  const renew = (): void => {
-    if (latest) return update(latest);
-    client.request({ verb: 'get', ...base, name: nodeName }, (res) => {
-      if (!ctx.isLive()) return;
-      if (res.code === 404) {
-        client.request({ verb: 'create', ...base, body: leaseBody() }, (c) => {
-          if (ctx.isLive() && c.code === 201) latest = c.body as Lease;
-        });
-        return;
-      }
-      if (res.code === 200) update(res.body as Lease);
-    });
-  };
-  renew();
-  ctx.every(LEASE_RENEW_INTERVAL_MS, renew);
+  startLeaseRenewal(ctx, { nodeName: o.nodeName, client: o.client, onRepeatedHeartbeatFailure: () => onRepeatedHeartbeatFailure('failed to update lease') });
 }
