@@ -122,8 +122,17 @@ async function convergence(cluster: Cluster, replicas: number, budgetMs: number)
   return false;
 }
 
+/**
+ * The ConfigMaps in the cluster, listed through kubectl. A replica restarted by the last faults may
+ * still be filling its caches when the list arrives (it answers 503 "apiserver not ready" for up to
+ * about a second; upstream answers 429 with Retry-After: 1, which client-go retries on its own), so
+ * the list is tried up to 10 times, a second apart. What it must contain is unchanged.
+ */
 async function storedConfigMaps(cluster: Cluster): Promise<Set<string> | undefined> {
-  const r = await cluster.kubectl('get configmaps -o name');
-  if (r.exitCode !== 0) return undefined;
-  return new Set(r.stdout.split('\n').filter((l) => l.startsWith('configmap/')).map((l) => l.slice('configmap/'.length)));
+  for (let attempt = 0; attempt < 10; attempt++) {
+    if (attempt > 0) await cluster.advance(1000);
+    const r = await cluster.kubectl('get configmaps -o name');
+    if (r.exitCode === 0) return new Set(r.stdout.split('\n').filter((l) => l.startsWith('configmap/')).map((l) => l.slice('configmap/'.length)));
+  }
+  return undefined;
 }

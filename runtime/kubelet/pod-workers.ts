@@ -35,6 +35,12 @@ export interface PodWorkersDeps {
  * event is written before the kubelet's first container event.
  */
 export const SANDBOX_SETUP_MS = 400;
+/**
+ * status_manager.go syncPeriod: every 10 s syncBatch writes each pod whose status the API server has
+ * not taken yet (needsUpdate), so a write that failed (no etcd behind the API server, a partition)
+ * is tried again then, even if nothing about the pod changes any more.
+ */
+export const STATUS_SYNC_PERIOD_MS = 10_000;
 
 interface Worker {
   key: string;
@@ -376,6 +382,11 @@ export class PodWorkers {
       if (res.code === 200) {
         w.lastStatus = text;
         w.lastWrite = { text, status, resourceVersion: (res.body as Pod).metadata.resourceVersion ?? '' };
+      } else if (res.code !== 404) {
+        // not taken (a 404 means the pod is gone): the next syncBatch tries again
+        this.ctx.setTimer(STATUS_SYNC_PERIOD_MS, () => {
+          if (this.workers.get(w.key) === w) this.sync(w.key);
+        });
       }
       then?.();
       if (w.dirty && !w.busy && this.workers.has(w.key)) {
