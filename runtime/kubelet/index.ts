@@ -9,7 +9,8 @@ export { RestartBackoff, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS } from './backoff.ts
 export { formatPod } from './format.ts';
 export { admitPod, podRequest, type AdmitResult } from './admission.ts';
 export { computePodStatus, containerStatusOf, podPhase, podConditions, qosClass, type ContainerRecord, type PodRuntimeView } from './status.ts';
-export { HEALTHY_NODE_CONDITIONS, LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, kubeletConditions } from './node-agent.ts';
+export { HEALTHY_NODE_CONDITIONS, NODE_STATUS_UPDATE_FREQUENCY_MS, kubeletConditions } from './node-agent.ts';
+export { LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL_MS } from './node-lease.ts';
 export { shouldRestart } from './pod-workers.ts';
 export { probeFailureOutput } from './probes.ts';
 export {

@@ -11,7 +11,6 @@ import type { ProcessContext } from '../kernel/index.ts';
 import { startLeaseRenewal } from './node-lease.ts';
 import { FAST_STATUS_UPDATE_MS } from './runtime-state.ts';
 
-export { LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL_MS } from './node-lease.ts';
 /** kubelet.go nodeStatusUpdateRetry: tries of tryUpdateNodeStatus per update. */
 export const NODE_STATUS_UPDATE_RETRY = 5;
 export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;

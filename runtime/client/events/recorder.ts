@@ -11,8 +11,7 @@
 import type { Event, EventSeries, KubeObject, ObjectReference } from '../../api/index.ts';
 import { SIMULATION_EPOCH_MS, cloneJson, rfc3339Micro } from '../../api/index.ts';
 import type { TimerHandle } from '../../kernel/index.ts';
-import { referenceOf } from '../record/index.ts';
-import { sprintf } from '../record/format.ts';
+import { referenceOf, sprintf } from '../record/index.ts';
 import type { RestClient } from '../rest/rest-client.ts';
 import type { QueueClock } from '../workqueue/rate-limiting-queue.ts';
 import { recordEvent } from './sink.ts';

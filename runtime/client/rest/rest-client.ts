@@ -133,7 +133,6 @@ export class RestClient {
    */
   withOwnConnection(): RestClient {
     const view = new RestClient(this.host, this.options, this.impersonation, this);
-    view.limiter = this.limiter;
     view.connection = { id: this.root().nextConnectionId++ };
     return view;
   }
