@@ -90,6 +90,85 @@ describe('RestClient requests', () => {
   });
 });
 
+describe('RestClient retries the server asked for (checkWait)', () => {
+  const status = (code: number, retryAfterSeconds?: number): string => JSON.stringify({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'm', code,
+    ...(retryAfterSeconds === undefined ? {} : { details: { retryAfterSeconds } }),
+  });
+
+  /** The server answers `first` for the first `times` requests, then 200; returns when each came. */
+  function scripted(first: { code: number; retryAfterSeconds?: number }, times: number, verb: 'get' | 'create', timeoutMs?: number) {
+    const at: number[] = [];
+    let n = 0;
+    const { kernel, client } = setup((msg, reply) => {
+      if (msg.type !== 'api.request') return;
+      at.push(kernel.now());
+      reply(n++ < times ? { type: 'api.response', id: msg.id, code: first.code, bodyJson: status(first.code, first.retryAfterSeconds) } : ok(msg.id));
+    });
+    const c = timeoutMs ? new RestClient(
+      { now: () => kernel.now(), setTimer: (ms, fn) => kernel.setTimer(ms, fn), send: (f, t, m) => kernel.send(f, t, m), setHandler: (x, h) => kernel.setHandler(x, h), isUp: (x) => kernel.net.isUp(x) },
+      { name: 'client2', server: 'server', timeoutMs },
+    ) : client;
+    const res = call(kernel, c, verb);
+    return { res, at };
+  }
+
+  it.each([
+    // code, Retry-After, verb, requests sent, final code
+    [429, 1, 'get', 2, 200],
+    [429, 1, 'create', 2, 200], // a write too: the server said it did not act on it
+    [503, 2, 'get', 2, 200],
+    [500, 1, 'create', 2, 200],
+    [429, undefined, 'get', 1, 429], // no Retry-After: the caller gets the 429
+    [429, 0, 'get', 1, 429], // a zero is not sent as a header
+    [409, 1, 'get', 1, 409], // only 429 and 5xx may ask for a wait
+    [404, 5, 'create', 1, 404],
+  ] as const)('%i with Retry-After %s on %s: %i request(s), then %i', (code, retryAfterSeconds, verb, sent, finalCode) => {
+    const { res, at } = scripted({ code, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) }, 1, verb);
+    expect(at).toHaveLength(sent);
+    expect(res.code).toBe(finalCode);
+  });
+
+  it('waits the seconds the server asked for before sending again', () => {
+    const { at } = scripted({ code: 429, retryAfterSeconds: 3 }, 2, 'get', 60_000);
+    expect(at).toHaveLength(3);
+    // the retry leaves 3 s after the answer came back; the rest is the round trip
+    expect(at[1]! - at[0]!).toBe(3_004);
+    expect(at[2]! - at[1]!).toBe(3_004);
+  });
+
+  it('stops after 10 retries and returns the last answer', () => {
+    const { res, at } = scripted({ code: 429, retryAfterSeconds: 1 }, 100, 'get', 60_000);
+    expect(at).toHaveLength(11);
+    expect(res.code).toBe(429);
+  });
+
+  it('a retry that outlives the deadline ends in the client timeout', () => {
+    // Timeout 5 s: the 10 s wait of a PodDisruptionBudget that is "still being processed" is cut short
+    const { res, at } = scripted({ code: 429, retryAfterSeconds: 10 }, 1, 'create');
+    expect(at).toHaveLength(1);
+    expect(res.transportError).toBe('context deadline exceeded (Client.Timeout exceeded while awaiting headers)');
+  });
+
+  it('a long wait for its token is logged with getRetryReason\'s text for a 429 and for a 5xx', () => {
+    for (const [code, reason] of [
+      [429, 'retries: 1, retry-after: 1s - retry-reason: due to server-side throttling, FlowSchema UID: \\"\\"'],
+      [503, 'retries: 1, retry-after: 1s - retry-reason: 503'],
+    ] as const) {
+      let n = 0;
+      const { kernel, client } = setup((msg, reply) => {
+        if (msg.type !== 'api.request') return;
+        reply(n++ === 0 ? { type: 'api.response', id: msg.id, code, bodyJson: status(code, 1) } : ok(msg.id));
+      });
+      const lines: string[] = [];
+      call(kernel, client.withLimits({ qps: 0.25, burst: 1 }, new ThrottleLog((l) => lines.push(l))), 'get');
+      expect(lines).toEqual([
+        `"Waited before sending request" delay="2.996s" reason="${reason}" verb="GET" URL="https://server:6443/api/v1/namespaces/default/pods/p"`,
+      ]);
+    }
+  });
+});
+
 describe('RestClient watch streams', () => {
   const event = (id: number, seq: number): WireMessage => ({ type: 'api.watch.event', id, seq, eventJson: `{"type":"ADDED","object":{"n":${seq}}}` });
 

@@ -3,10 +3,12 @@
 // Impersonate-* headers; a request has a deadline on the (simulated) clock; a GET that failed
 // because the connection broke is retried after an artificial "Retry-After: 1" (with_retry.go
 // IsNextRetry + retryAfterResponse, at most 10 retries), never a write, because a write whose
-// connection broke may already have happened. Watch streams are kept honest by HTTP/2 pings
-// (client-go's ReadIdleTimeout / PingTimeout health check): a stream whose peer no longer knows it
-// is closed with an error, and the informer re-watches. Requests (not watches) wait for a token
-// of the client's rate limiter first (rate-limiter.ts: rest.Config QPS/Burst).
+// connection broke may already have happened; any request the server answered with a 429 or a 5xx
+// carrying Retry-After is sent again after that wait (checkWait), from the same 10 retries. Watch
+// streams are kept honest by HTTP/2 pings (client-go's ReadIdleTimeout / PingTimeout health
+// check): a stream whose peer no longer knows it is closed with an error, and the informer
+// re-watches. Requests (not watches) wait for a token of the client's rate limiter first
+// (rate-limiter.ts: rest.Config QPS/Burst).
 import { rateLimiterFor, retryReason, type ThrottleLog, type TokenBucketRateLimiter } from './rate-limiter.ts';
 import {
   isWireMessage, type RestCredentials, type RestImpersonation, type RestRequest, type WireMessage, type WireRequest,
@@ -186,6 +188,15 @@ export class RestClient {
           const res: RestResponse = { code: msg.code, body: decode(msg.bodyJson) };
           if (msg.warnings) res.warnings = msg.warnings;
           if (msg.servedBy) res.servedBy = msg.servedBy;
+          // with_retry.go IsNextRetry + checkWait: a 429 or 5xx carrying Retry-After is sent again
+          // after that many seconds, whatever the verb (the server said it did not act on it)
+          const waitSeconds = retryAfterSeconds(res);
+          if (waitSeconds !== undefined && attempt < maxRetries) {
+            attempt++;
+            const why = responseRetryReason(attempt, waitSeconds, res.code);
+            retryTimer = this.host.setTimer(waitSeconds * 1000, () => this.throttle(req, send, why));
+            return;
+          }
           return finish(res);
         }
         if (msg.type !== 'api.failure') return;
@@ -411,6 +422,26 @@ function queryOf(req: RestRequest): string {
   const escape = (v: string): string => encodeURIComponent(v).replace(/%20/g, '+');
   const pairs = Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => `${escape(k)}=${escape(String(v))}`).sort();
   return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
+}
+
+/**
+ * checkWait (client-go request.go): the seconds a 429 or 5xx answer asks the client to wait. The
+ * API server sends the Retry-After header exactly when its Status has details.retryAfterSeconds > 0
+ * (responsewriters.ErrorNegotiated), so the body stands for the header here.
+ */
+export function retryAfterSeconds(res: { code: number; body: unknown }): number | undefined {
+  if (res.code !== 429 && res.code < 500) return undefined;
+  const seconds = (res.body as { details?: { retryAfterSeconds?: unknown } } | null)?.details?.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/**
+ * getRetryReason (with_retry.go) for a retry the server asked for. A 429 is taken for priority and
+ * fairness throttling; the simulated server has no APF, so the FlowSchema UID header is empty.
+ */
+export function responseRetryReason(retries: number, seconds: number, code: number): string {
+  const message = `retries: ${retries}, retry-after: ${seconds}s`;
+  return code === 429 ? `${message} - retry-reason: due to server-side throttling, FlowSchema UID: ""` : `${message} - retry-reason: ${code}`;
 }
 
 /** Go's http client error text: `Get "https://host:6443/api/v1/pods": EOF`. */
