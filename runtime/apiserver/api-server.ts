@@ -5,7 +5,7 @@
 // that matters: everything is in etcd, the caches are rebuilt from it on start, so losing a
 // replica loses nothing.
 import {
-  apiVersionOf, forbiddenMessage, newBadRequest, newForbidden, newInternalError, newNotFound, newServiceUnavailable,
+  apiVersionOf, forbiddenMessage, newBadRequest, newForbidden, newInternalError, newNotFound,
   newUnauthorized, rfc3339, type ClusterRole, type ClusterRoleBinding, type KubeObject, type ResourceInfo, type Role,
   type RoleBinding, type Status,
 } from '../api/index.ts';
@@ -17,10 +17,12 @@ import { AuditLog, AuditRecord, type AuditStageName } from './audit.ts';
 import { Authenticator, type AuthenticatorOptions } from './authn/authenticator.ts';
 import { impersonate } from './authn/impersonation.ts';
 import type { UserInfo } from './authn/user.ts';
-import type { Attributes } from './authz/attributes.ts';
+import type { Attributes, Authorizer } from './authz/attributes.ts';
 import { RbacAuthorizer, type RbacLister } from './authz/rbac/authorizer.ts';
+import { PrivilegedGroupsAuthorizer, UnionAuthorizer } from './authz/union.ts';
 import { bootstrapObjects } from './bootstrap.ts';
 import { ACCESS_REVIEW_RESOURCE, selfSubjectAccessReview } from './handlers/access-review.ts';
+import { SELF_SUBJECT_REVIEW_RESOURCE, selfSubjectReview } from './handlers/self-subject-review.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { handleGet, handleList, startWatch } from './handlers/read.ts';
 import type { Scope } from './handlers/scope.ts';
@@ -54,6 +56,17 @@ export interface ApiServerOptions {
 }
 
 const VERBS: readonly Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+/** lifecycle.go timeToWaitForReady. */
+const ADMISSION_READY_WAIT_MS = 10_000;
+
+/**
+ * Whether admission would wait for its informers: writes in a namespace, and to namespaces. The
+ * NamespaceLifecycle plugin lets other cluster-scoped objects through before it waits.
+ */
+function waitsForAdmissionInformers(req: ApiRequest, resource: ResourceInfo): boolean {
+  if (req.verb === 'get' || req.verb === 'list' || req.verb === 'watch') return false;
+  return resource.namespaced || resource.kind === 'Namespace';
+}
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // upstream utilrand's alphanumerics (no vowels, no 0/1/3)
 /**
  * Resources served without a watch cache: reads and watches go to etcd. mirrors
@@ -74,10 +87,13 @@ export class ApiServer implements ApiEndpoint {
   private readonly caches = new Map<string, WatchCache>();
   private readonly rbacBindingsMemo = new Map<string, { cache: WatchCache; rv: number; items: KubeObject[] }>();
   private readonly authenticator: Authenticator;
-  private readonly authorizer: RbacAuthorizer;
+  private readonly authorizer: Authorizer;
   private readonly admission: AdmissionChain;
   private readonly admissionContext: AdmissionContext;
   private ready = false;
+  /** Every watch cache has listed etcd: reads may use them, admission may decide. */
+  private cachesReady = false;
+  private readonly admissionWaiters: (() => void)[] = [];
   private readonly readyCallbacks: (() => void)[] = [];
   private nextAuditId = 1;
   private compactor: { stop(): void } | undefined;
@@ -98,7 +114,7 @@ export class ApiServer implements ApiEndpoint {
       ...options.authentication,
       serviceAccountExists: (ns, name) => this.cachedObject('', 'serviceaccounts', ns, name) !== undefined,
     });
-    this.authorizer = new RbacAuthorizer(this.rbacLister());
+    this.authorizer = new UnionAuthorizer([new PrivilegedGroupsAuthorizer(), new RbacAuthorizer(this.rbacLister())]);
     this.admission = new AdmissionChain(options.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
     this.admissionContext = {
       cached: (g, r, ns, name) => this.cachedObject(g, r, ns, name),
@@ -120,7 +136,10 @@ export class ApiServer implements ApiEndpoint {
     let pending = this.caches.size;
     for (const c of this.caches.values()) {
       c.onReady(() => {
-        if (--pending === 0) this.postStart();
+        if (--pending > 0) return;
+        this.cachesReady = true;
+        for (const waiter of this.admissionWaiters.splice(0)) waiter();
+        this.postStart();
       });
       c.start();
     }
@@ -199,10 +218,6 @@ export class ApiServer implements ApiEndpoint {
 
   watch(req: ApiRequest, handlers: ApiWatchHandlers): ApiWatchHandle {
     let stopped = false;
-    if (!this.ready) {
-      handlers.onClose(newServiceUnavailable('apiserver not ready'));
-      return { stop: () => {} };
-    }
     // recorded in the audit log and metrics like any request; the stream is set up below
     this.request({ ...req, verb: 'watch' }, () => {});
     const refused = this.authorizeRequest({ ...req, verb: 'watch' });
@@ -235,16 +250,28 @@ export class ApiServer implements ApiEndpoint {
     audit: AuditRecord,
     respond: (code: number, body: ResponseBody, warnings?: string[]) => void,
   ): void {
-    if (!this.ready && req.path !== '/livez' && req.path !== '/healthz') {
-      return answerStatus(respond, newServiceUnavailable('apiserver not ready'));
-    }
     if (!req || typeof req !== 'object' || !VERBS.includes(req.verb)) return answerStatus(respond, newBadRequest('unknown verb'));
     const checked = this.authorizeRequest(req, audit);
     if ('status' in checked) return answerStatus(respond, checked.status);
     if (req.path !== undefined) return this.nonResource(req.path, respond);
-    if (checked.resource === ACCESS_REVIEW_RESOURCE) {
+    if (!this.cachesReady && waitsForAdmissionInformers(req, checked.resource)) {
+      return this.afterAdmissionInformers(req, checked.resource, () => this.dispatch(req, checked, audit, respond), respond);
+    }
+    this.dispatch(req, checked, audit, respond);
+  }
+
+  /** An authorized resource request, to its handler. */
+  private dispatch(
+    req: ApiRequest,
+    checked: { user: UserInfo; resource: ResourceInfo },
+    audit: AuditRecord,
+    respond: (code: number, body: ResponseBody, warnings?: string[]) => void,
+  ): void {
+    if (checked.resource === ACCESS_REVIEW_RESOURCE || checked.resource === SELF_SUBJECT_REVIEW_RESOURCE) {
       if (req.verb !== 'create') return respond(405, methodNotAllowed(req.verb));
-      const review = selfSubjectAccessReview(req.body, checked.user, this.authorizer);
+      const review = checked.resource === ACCESS_REVIEW_RESOURCE
+        ? selfSubjectAccessReview(req.body, checked.user, this.authorizer)
+        : selfSubjectReview(checked.user);
       return respond(review.code, review.body);
     }
     const scope = this.scope(req, checked.resource, checked.user, audit, respond);
@@ -313,9 +340,7 @@ export class ApiServer implements ApiEndpoint {
       return { attributes: { user, verb: req.verb, resourceRequest: false, path: req.path }, resource: placeholder };
     }
     const group = req.group ?? '';
-    const resource = group === ACCESS_REVIEW_RESOURCE.group && req.resource === ACCESS_REVIEW_RESOURCE.resource
-      ? ACCESS_REVIEW_RESOURCE
-      : servedResource(group, req.resource ?? '');
+    const resource = reviewResource(group, req.resource) ?? servedResource(group, req.resource ?? '');
     if (!resource) return { status: newNotFound({ group: '', resource: '' }, '') };
     if (req.subresource && !['status', 'scale', 'binding', 'finalize', 'eviction'].includes(req.subresource)) {
       return { status: notFoundPage() };
@@ -382,6 +407,32 @@ export class ApiServer implements ApiEndpoint {
   }
 
   // ---- helpers ------------------------------------------------------------------------------------
+
+  /**
+   * Admission's informers (namespaces, quotas, limit ranges, service accounts, ...) are this
+   * server's watch caches. A write that needs them waits until they have listed etcd, for at most
+   * 10 s (admission/plugin/namespace/lifecycle WaitForReady: timeToWaitForReady), then is refused.
+   */
+  private afterAdmissionInformers(req: ApiRequest, resource: ResourceInfo, go: () => void, respond: (code: number, body: ResponseBody) => void): void {
+    let settled = false;
+    const timer = this.clock.setTimer(ADMISSION_READY_WAIT_MS, () => {
+      if (settled) return;
+      settled = true;
+      const name = req.name ?? (req.body as { metadata?: { name?: string } } | undefined)?.metadata?.name ?? '';
+      answerStatus(respond, newForbidden({ group: resource.group, resource: resource.resource }, name, 'not yet ready to handle request'));
+    });
+    this.admissionWaiters.push(() => {
+      if (settled) return;
+      settled = true;
+      timer.cancel();
+      try {
+        go();
+      } catch (e) {
+        // as in serve(): a bug answers 500 rather than breaking the cache that woke us
+        answerStatus(respond, newInternalError(e instanceof Error ? e.message : String(e)));
+      }
+    });
+  }
 
   private cache(group: string, resource: string): WatchCache | undefined {
     return this.caches.get(`${group}/${resource}`);
@@ -451,15 +502,19 @@ export class ApiServer implements ApiEndpoint {
 
   private observe(req: ApiRequest, code: number, startMs: number): void {
     if (req?.path !== undefined || !VERBS.includes(req?.verb)) return;
-    const info = req.resource === ACCESS_REVIEW_RESOURCE.resource && req.group === ACCESS_REVIEW_RESOURCE.group
-      ? ACCESS_REVIEW_RESOURCE
-      : servedResource(req.group ?? '', req.resource ?? '');
+    const info = reviewResource(req.group ?? '', req.resource) ?? servedResource(req.group ?? '', req.resource ?? '');
     const scope = req.name ? 'resource' : req.namespace && info?.namespaced ? 'namespace' : 'cluster';
     this.metrics.observe({
       verb: req.verb, dryRun: req.query?.dryRun === 'All', group: req.group ?? '', version: info?.version ?? '',
       resource: info?.resource ?? '', subresource: req.subresource ?? '', scope,
     }, code, (this.clock.now() - startMs) / 1000);
   }
+}
+
+/** The review resources: answered at once from the request's user, never stored. */
+function reviewResource(group: string, resource: string | undefined): ResourceInfo | undefined {
+  for (const r of [ACCESS_REVIEW_RESOURCE, SELF_SUBJECT_REVIEW_RESOURCE]) if (r.group === group && r.resource === resource) return r;
+  return undefined;
 }
 
 /** An error answer: the Status with its code. */

@@ -124,9 +124,9 @@ async function convergence(cluster: Cluster, replicas: number, budgetMs: number)
 
 /**
  * The ConfigMaps in the cluster, listed through kubectl. A replica restarted by the last faults may
- * still be filling its caches when the list arrives (it answers 503 "apiserver not ready" for up to
- * about a second; upstream answers 429 with Retry-After: 1, which client-go retries on its own), so
- * the list is tried up to 10 times, a second apart. What it must contain is unchanged.
+ * get the list before its watch caches have filled (its balancer had not marked it down yet): its
+ * RBAC authorizer then knows no binding and refuses the admin (403), as a starting kube-apiserver
+ * does, so the list is tried up to 10 times, a second apart. What it must contain is unchanged.
  */
 async function storedConfigMaps(cluster: Cluster): Promise<Set<string> | undefined> {
   for (let attempt = 0; attempt < 10; attempt++) {

@@ -9,7 +9,8 @@ import { createKernel, type Kernel, type TraceEvent } from '../kernel/index.ts';
 import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
 import { runEtcdctl, runKubectl } from '../cli/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
-import { ADMIN_CREDENTIALS, startControlPlane, type ControlPlane } from './control-plane.ts';
+import type { ApiServer } from '../apiserver/index.ts';
+import { ADMIN_CREDENTIALS, SUPER_ADMIN_CREDENTIALS, startControlPlane, type ControlPlane } from './control-plane.ts';
 import { bootAddons } from './addons.ts';
 import { expandPartition } from './faults.ts';
 import { assertInstanceExists, createClusterCloud, requireCloud, startCloudControllerManagers, waitForCloudInitialization } from './cloud.ts';
@@ -116,6 +117,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     });
 
   waitForControlPlane(plan, controlPlane, driveUntil);
+  ensureAdminClusterRoleBinding(restClient('kubeadm-init', { credentials: SUPER_ADMIN_CREDENTIALS }), controlPlane, driveUntil, kernel);
   const components = startComponents(kernel, plan, controlPlane.components,
     (m) => (m.role === 'control-plane' && m.visible ? staticPodSource(kernel, plan, m, controlPlane) : undefined));
   // a deleted instance's machine stops like faults.stopNode (faults is defined below; this runs later)
@@ -239,6 +241,37 @@ function waitForControlPlane(plan: ClusterPlan, cp: ControlPlane, driveUntil: (d
   if (!driveUntil(ready, BOOT_TIMEOUT_MS)) {
     throw new Error('invariant violated: the control plane became ready within two simulated minutes');
   }
+}
+
+/**
+ * kubeadm init's EnsureAdminClusterRoleBinding (cmd/kubeadm/app/phases/kubeconfig): with the
+ * super-admin credentials, binds the group of admin.conf's user to cluster-admin.
+ */
+function ensureAdminClusterRoleBinding(client: RestClient, cp: ControlPlane, driveUntil: (done: () => boolean, ms: number) => boolean, kernel: Kernel): void {
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding',
+    metadata: { name: 'kubeadm:cluster-admins' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'kubeadm:cluster-admins' }],
+  };
+  let code = 0;
+  client.request({ verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', body: binding }, (res) => (code = res.code));
+  if (!driveUntil(() => code !== 0, BOOT_TIMEOUT_MS) || (code !== 201 && code !== 409)) {
+    throw new Error(`invariant violated: kubeadm init created the kubeadm:cluster-admins ClusterRoleBinding (got code ${code})`);
+  }
+  // every replica's RBAC cache has it before admin.conf is used (kubeadm waits the same way)
+  const allowed = new Set<ApiServer>();
+  const ask = (): void => {
+    for (const server of cp.liveServers()) {
+      if (allowed.has(server)) continue;
+      server.request({ verb: 'get', group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', name: binding.metadata.name, query: { resourceVersion: '0' }, credentials: ADMIN_CREDENTIALS },
+        (res) => { if (res.code === 200) allowed.add(server); });
+    }
+  };
+  const poll = kernel.every(10, ask);
+  const ok = driveUntil(() => cp.liveServers().every((server) => allowed.has(server)), BOOT_TIMEOUT_MS);
+  poll.cancel();
+  if (!ok) throw new Error('invariant violated: every API server allowed admin.conf\'s user once kubeadm:cluster-admins was bound');
 }
 
 /** Waits until every visible machine's kubelet has registered its Node (kubeadm join waits the same way). */

@@ -64,8 +64,18 @@ function serviceAllocationOf(kernel: Kernel, name: string, incarnation: () => { 
   });
 }
 
-/** The adminstrator's client certificate, as in kubeadm's admin.conf. */
-export const ADMIN_CREDENTIALS = { clientCert: { commonName: 'kubernetes-admin', organizations: ['system:masters'] } };
+/**
+ * The administrator's client certificate, as in kubeadm's admin.conf since v1.29: the group
+ * kubeadm:cluster-admins, which the kubeadm:cluster-admins ClusterRoleBinding grants cluster-admin,
+ * so RBAC decides for it like for anyone else (and deleting that binding locks it out).
+ */
+export const ADMIN_CREDENTIALS = { clientCert: { commonName: 'kubernetes-admin', organizations: ['kubeadm:cluster-admins'] } };
+
+/**
+ * kubeadm's super-admin.conf: in system:masters, which the API server allows everything before
+ * RBAC is asked. kubeadm init uses it once, to create the kubeadm:cluster-admins binding.
+ */
+export const SUPER_ADMIN_CREDENTIALS = { clientCert: { commonName: 'kubernetes-super-admin', organizations: ['system:masters'] } };
 
 /**
  * kube-apiserver --etcd-servers: kubeadm's stacked etcd gives each API server only its own machine's

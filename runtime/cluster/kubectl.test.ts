@@ -170,6 +170,21 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect((await cluster.kubectl('auth can-i delete pods -n kube-system --as jane --as-group system:masters')).stdout).toBe('yes\n');
   });
 
+  it('admin.conf is kubeadm:cluster-admins, which RBAC grants through a binding kubeadm init made', async () => {
+    const c = createCluster({ seed: 2 });
+    expect(await c.kubectl('auth whoami')).toEqual({
+      stdout: 'ATTRIBUTE   VALUE\nUsername    kubernetes-admin\nGroups      [kubeadm:cluster-admins system:authenticated]\n', stderr: '', exitCode: 0,
+    });
+    expect((await c.kubectl('auth whoami --as jane --as-group devs -o jsonpath={.status.userInfo.groups}')).stdout).toBe('["devs","system:authenticated"]');
+    expect((await c.kubectl('get clusterrolebinding kubeadm:cluster-admins -o jsonpath={.roleRef.name}/{.subjects[0].name}')).stdout).toBe('cluster-admin/kubeadm:cluster-admins');
+    // the binding is all that stands behind the admin: deleting it locks kubectl out, as upstream
+    expect((await c.kubectl('delete clusterrolebinding kubeadm:cluster-admins')).exitCode).toBe(0);
+    await c.advance(1_000);
+    const locked = await c.kubectl('get pods');
+    expect(locked.exitCode).toBe(1);
+    expect(locked.stderr).toBe('Error from server (Forbidden): pods is forbidden: User "kubernetes-admin" cannot list resource "pods" in API group "" in the namespace "default"\n');
+  });
+
   it('serves /metrics with the request latency histogram of what we just did', async () => {
     const r = await cluster.kubectl('get --raw /metrics');
     expect(r.exitCode).toBe(0);

@@ -13,8 +13,8 @@ const apiServerAddresses = async (cluster: ReturnType<typeof createCluster>): Pr
 
 describe('stacked etcd: an API server uses only its own machine\'s member', () => {
   it('an etcd member stops: its API server leaves the rotation and the Service, kubelets pinned to it reconnect, new pods run', async () => {
-    // seed 5: worker-1's connection is pinned to kube-apiserver-cp-1 when etcd-cp-1 stops
-    const cluster = createCluster({ seed: 5, topology: 'ha', workers: 3 });
+    // seed 6: worker-1's connection is pinned to kube-apiserver-cp-1 when etcd-cp-1 stops
+    const cluster = createCluster({ seed: 6, topology: 'ha', workers: 3 });
     await cluster.kubectl('create deployment web --image=nginx:1.27 --replicas=3');
     await cluster.advance(30_000);
     expect(await apiServerAddresses(cluster)).toBe('192.168.49.2 192.168.49.3 192.168.49.4');

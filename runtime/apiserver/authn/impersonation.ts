@@ -5,7 +5,7 @@
 import type { Attributes, Authorizer } from '../authz/attributes.ts';
 import type { Impersonation } from '../request.ts';
 import {
-  ALL_AUTHENTICATED, ANONYMOUS, serviceAccountGroups, splitServiceAccountUsername, type UserInfo,
+  ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, serviceAccountGroups, splitServiceAccountUsername, type UserInfo,
 } from './user.ts';
 
 export type ImpersonationResult =
@@ -19,10 +19,8 @@ export function impersonate(requestor: UserInfo, imp: Impersonation, authorizer:
   }
   const checks: Attributes[] = [];
   const sa = splitServiceAccountUsername(imp.user);
-  let groups: string[] = [];
   if (sa) {
     checks.push(attrs(requestor, 'serviceaccounts', '', sa.name, sa.namespace));
-    groups = serviceAccountGroups(sa.namespace);
   } else {
     checks.push(attrs(requestor, 'users', '', imp.user));
   }
@@ -36,10 +34,12 @@ export function impersonate(requestor: UserInfo, imp: Impersonation, authorizer:
     if (result.decision !== 'Allow') return { ok: false, attributes: a, reason: result.reason };
     reasons.push(result.reason);
   }
-  const groupsSpecified = requestedGroups.length > 0;
-  groups.push(...requestedGroups);
-  // impersonation.go: a non-anonymous impersonated user without explicit groups is authenticated
-  if (!groupsSpecified && imp.user !== ANONYMOUS && !groups.includes(ALL_AUTHENTICATED)) groups.push(ALL_AUTHENTICATED);
+  // impersonation.go: a service account without requested groups gets its default ones; then a
+  // non-anonymous user is in system:authenticated (anonymous in system:unauthenticated) unless
+  // one of those two groups was requested
+  const groups = sa && requestedGroups.length === 0 ? serviceAccountGroups(sa.namespace) : [...requestedGroups];
+  const implied = imp.user === ANONYMOUS ? ALL_UNAUTHENTICATED : ALL_AUTHENTICATED;
+  if (!groups.includes(ALL_AUTHENTICATED) && !groups.includes(ALL_UNAUTHENTICATED)) groups.push(implied);
   const user: UserInfo = { name: imp.user, groups };
   if (imp.uid !== undefined) user.uid = imp.uid;
   return { ok: true, user, reason: reasons.join('; ') };

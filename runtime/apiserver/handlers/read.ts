@@ -3,8 +3,12 @@
 // rules of the cacher: resourceVersion "0" may be served from the watch cache, "" (the default)
 // is a consistent read from etcd; watches are served by the watch cache. Resources without a watch
 // cache (events, as kube-apiserver's DefaultWatchCacheSizes disables it for them) read and watch
-// etcd directly.
-import { apiVersionOf, newBadRequest, newNotFound, newResourceExpired, type KubeObject } from '../../api/index.ts';
+// etcd directly. A watch cache that has not listed etcd yet (an API server that is starting) is
+// handled as KEP-4568 (ResilientWatchCacheInitialization) does in cacher/delegator.go: a get goes
+// to etcd, a list goes to etcd only if it has a limit and no selector, and the other lists and
+// every watch are answered 429 "storage is (re)initializing" with a Retry-After that grows with
+// the time the cache has been waiting (util.go calculateRetryAfterForUnreadyCache).
+import { apiVersionOf, newBadRequest, newNotFound, newResourceExpired, newTooManyRequests, type KubeObject, type Status } from '../../api/index.ts';
 import type { ApiWatchEvent, ApiWatchHandle, ApiWatchHandlers } from '../request.ts';
 import { copyWithout } from '../encoding.ts';
 import { convertEventFieldSelector, isEventsV1, toRequestedVersion } from '../registry/event-conversion.ts';
@@ -21,7 +25,7 @@ export function handleGet(s: Scope): void {
     if (!obj) return s.fail(newNotFound(groupResource(s), name));
     s.respond(200, s.req.subresource === 'scale' ? toScale(obj, s.resource) : toRequestedVersion(s.resource, obj));
   };
-  if (s.req.query?.resourceVersion === '0' && s.cache) {
+  if (s.req.query?.resourceVersion === '0' && s.cache?.isReady) {
     s.stage('Storage', `watch cache get ${key}`);
     return answer(s.cache.get(key));
   }
@@ -77,8 +81,15 @@ export function handleList(s: Scope): void {
     });
   };
   if (q.resourceVersion === '0' && !cont && s.cache) {
-    s.stage('Storage', `watch cache list ${storagePrefix(s.resource)} at ${s.cache.resourceVersion}`);
-    return page(s.cache.list(pred.predicate), s.cache.resourceVersion);
+    if (s.cache.isReady) {
+      s.stage('Storage', `watch cache list ${storagePrefix(s.resource)} at ${s.cache.resourceVersion}`);
+      return page(s.cache.list(pred.predicate), s.cache.resourceVersion);
+    }
+    // shouldDelegateListOnNotReadyCache: only a paged list without selectors may go to etcd
+    if (q.labelSelector || q.fieldSelector || limit === 0) {
+      s.stage('Storage', `watch cache ${storagePrefix(s.resource)} not ready`, false);
+      return s.fail(storageInitializing(s));
+    }
   }
   const range = listRange(storagePrefix(s.resource), s.resource.namespaced ? s.req.namespace : undefined);
   s.store.list(range.key, range.rangeEnd, cont?.rv, (r) => {
@@ -147,6 +158,11 @@ export function startWatch(s: Scope, handlers: ApiWatchHandlers, setTimer: (ms: 
     handlers.onEvent(ev.type === 'ERROR' || ev.type === 'BOOKMARK' ? ev : { type: ev.type, object: toRequestedVersion(s.resource, ev.object) });
     if (ev.type === 'ERROR') close();
   };
+  if (s.cache && !s.cache.isReady) {
+    s.stage('Storage', `watch cache ${storagePrefix(s.resource)} not ready`, false);
+    handlers.onClose(storageInitializing(s));
+    return undefined;
+  }
   if (s.cache) {
     cancel = s.cache.watch(pred.predicate, rv, q.allowWatchBookmarks === true, sink);
     s.stage('Storage', `watch cache ${storagePrefix(s.resource)} from ${rv ?? 'now'}`);
@@ -159,4 +175,17 @@ export function startWatch(s: Scope, handlers: ApiWatchHandlers, setTimer: (ms: 
     timer = setTimer(q.timeoutSeconds * 1000, () => close());
   }
   return { stop: () => close() };
+}
+
+/**
+ * The cacher's answer while its cache waits for its first list: 429 with a Retry-After of
+ * e^(0.06 x seconds waited), between 1 and 30 s (calculateRetryAfterForUnreadyCache).
+ */
+function storageInitializing(s: Scope): Status {
+  const waitedSeconds = (s.cache?.unreadyForMs(s.nowMs()) ?? 0) / 1000;
+  return newTooManyRequests('storage is (re)initializing', retryAfterForUnreadyCache(waitedSeconds));
+}
+
+export function retryAfterForUnreadyCache(waitedSeconds: number): number {
+  return Math.trunc(Math.min(30, Math.max(1, Math.exp(0.06 * waitedSeconds))));
 }

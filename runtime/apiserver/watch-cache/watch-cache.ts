@@ -71,6 +71,8 @@ export class WatchCache {
   private stopped = false;
   private readonly bookmarkIntervalMs: number;
   private readonly prefix: string;
+  /** When the cache was made: it waits for its first list from then (ready.go lastStateChangeTime). */
+  private readonly createdAtMs: number;
 
   constructor(
     readonly resource: ResourceInfo,
@@ -84,6 +86,12 @@ export class WatchCache {
     this.trigger = triggerFor(resource.kind);
     this.watchers = new WatcherIndex(this.trigger);
     this.keysByTrigger = this.trigger && new KeyIndex(this.trigger);
+    this.createdAtMs = clock.now();
+  }
+
+  /** How long the cache has been waiting for its first list (0 once ready): ready.go check's downtime. */
+  unreadyForMs(nowMs: number): number {
+    return this.ready ? 0 : nowMs - this.createdAtMs;
   }
 
   get isReady(): boolean {

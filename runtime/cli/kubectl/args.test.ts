@@ -107,6 +107,7 @@ describe('parseArgs', () => {
       'error: invalid argument "x" for "--replicas" flag: strconv.ParseInt: parsing "x": invalid syntax\nSee \'kubectl scale --help\' for usage.',
     ],
     ['rollout frob', 'error: unknown command "frob" for "kubectl rollout"'],
+    ['auth reconcile -f x.yaml', 'error: "kubectl auth reconcile" is not available in this simulated cluster'],
   ])('%s', (line, error) => {
     const r = parseArgs(words(line));
     expect(r.ok ? 'parsed' : r.error).toBe(error);

@@ -174,6 +174,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('since', 'string'),
     f('prefix', 'bool'),
   ],
+  'auth whoami': [OUTPUT],
   'auth can-i': [
     ALL_NAMESPACES,
     f('list', 'bool'),
@@ -303,6 +304,9 @@ function findCommand(
         error: `error: You must specify a subcommand of "kubectl ${first.word}": ${PARENT_COMMANDS[first.word]!.join(', ')}`,
       };
     const name = `${first.word} ${sub.word}`;
+    // a real subcommand this simulation lacks: say so, rather than suggest the word just typed
+    if (!(name in COMMAND_FLAGS) && PARENT_COMMANDS[first.word]!.includes(sub.word))
+      return { ok: false, error: `error: "kubectl ${name}" is not available in this simulated cluster` };
     if (!(name in COMMAND_FLAGS))
       return {
         ok: false,

@@ -7,6 +7,7 @@ import { runApply, runCreateFromFiles } from './commands/apply.ts';
 import { runDescribe } from './commands/describe.ts';
 import { runGet } from './commands/get.ts';
 import { runAuthCanI, runCreateGenerator, runLogs } from './commands/misc.ts';
+import { runAuthWhoami } from './commands/auth-whoami.ts';
 import { runDrain } from './commands/drain.ts';
 import {
   runCordon,
@@ -50,6 +51,7 @@ const COMMANDS: Record<string, Command> = {
   drain: runDrain,
   logs: runLogs,
   'auth can-i': runAuthCanI,
+  'auth whoami': runAuthWhoami,
   'api-resources': runApiResources,
   'set image': runSetImage,
   'rollout status': runRolloutStatus,
