@@ -139,6 +139,20 @@ describe('pods nominated to a node', () => {
     expect(withNominated(pod, [nominated('lower', 10, '3')])).toMatchObject({ kind: 'Scheduled', suggestedHost: 'a' });
   });
 
+  it('count in PodTopologySpread\'s domains (RunPreFilterExtensionAddPod on a copy of the state)', () => {
+    const foo = { foo: '' };
+    const spread = [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' as const, labelSelector: { matchLabels: foo } }];
+    const pod = makePod('web-2', { priority: 100, labels: foo, topologySpreadConstraints: spread, containers: [container({ cpu: '100m' })] });
+    const peer = { ...makePod('web-1', { priority: 100, labels: foo, containers: [container({ cpu: '100m' })] }), status: { nominatedNodeName: 'a' } };
+    const out = withNominated(pod, [peer]);
+    // on a, web-1 will run: 1 there + 1 for web-2 - 0 on b = skew 2
+    expect(out).toMatchObject({ kind: 'Scheduled', suggestedHost: 'b' });
+    expect(JSON.parse(out.annotations['kube-scheduler-simulator.sigs.k8s.io/filter-result']!).a.PodTopologySpread).toBe("node(s) didn't match pod topology spread constraints");
+    // a nominated pod that the constraint does not select changes nothing
+    const other = { ...makePod('cache', { priority: 100, labels: { app: 'cache' }, containers: [container({ cpu: '100m' })] }), status: { nominatedNodeName: 'a' } };
+    expect(JSON.parse(withNominated(pod, [other]).annotations['kube-scheduler-simulator.sigs.k8s.io/filter-result']!).a.PodTopologySpread).toBe('passed');
+  });
+
   it('a pod is not kept out by its own nomination, and tries its nominated node first', () => {
     const self = nominated('self', 100, '1');
     expect(withNominated(self, [self])).toMatchObject({ kind: 'Scheduled', suggestedHost: 'a', evaluatedNodes: 1 });

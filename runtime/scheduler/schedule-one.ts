@@ -13,7 +13,7 @@ import {
   type NodeScore,
   type Status,
 } from './framework/interface.ts';
-import type { CycleContext, PostFilterResult } from './framework/cycle.ts';
+import { cloneCycleState, type CycleContext, type FilterFn, type PostFilterResult } from './framework/cycle.ts';
 import { addPod, cloneNodeInfo, type SchedNodeInfo } from './framework/node-info.ts';
 import { newPodInfo, type SchedPodInfo } from './framework/pod-info.ts';
 import type { Snapshot } from './framework/snapshot.ts';
@@ -119,9 +119,9 @@ function runFilters(
 
 /**
  * RunFilterPluginsWithNominatedPods: when pods of equal or higher priority are nominated to the
- * node, filter first as if they ran there (addGENominatedPods; the room preemption freed is theirs),
- * then, if that passes, as the node is. Simplified: the PreFilter state of InterPodAffinity and
- * PodTopologySpread is not told about those pods (upstream's RunPreFilterExtensionAddPod).
+ * node, filter first as if they ran there (addGENominatedPods, on copies of the node and of the
+ * CycleState whose PreFilter states are told of each pod; the room preemption freed is theirs),
+ * then, if that passes, as the node is.
  */
 function runFiltersWithNominatedPods(
   c: Cycle,
@@ -135,11 +135,41 @@ function runFiltersWithNominatedPods(
   );
   if (nominated.length > 0) {
     const withNominated = cloneNodeInfo(info);
-    for (const p of nominated) addPod(withNominated, p);
-    const first = runFilters(c, state, pod, withNominated, record);
+    const stateOut = cloneCycleState(state);
+    for (const p of nominated) {
+      addPod(withNominated, p);
+      const added = runPreFilterExtension(c, 'addPod', stateOut, pod, p, withNominated);
+      if (!isSuccess(added)) return [added, ''];
+    }
+    const first = runFilters(c, stateOut, pod, withNominated, record);
     if (!isSuccess(first[0])) return first;
   }
   return runFilters(c, state, pod, info, record);
+}
+
+/**
+ * RunPreFilterExtensionAddPod / RemovePod: each PreFilter plugin that did not skip this cycle and
+ * has extensions is told of the pod; the first failure is an Error naming the plugin.
+ */
+function runPreFilterExtension(
+  c: Cycle,
+  which: 'addPod' | 'removePod',
+  state: CycleState,
+  pod: SchedPodInfo,
+  other: SchedPodInfo,
+  info: SchedNodeInfo,
+): Status {
+  for (const pl of c.input.profile.preFilter) {
+    if (c.skipFilter.has(pl.name)) continue;
+    const ext = pl.preFilterExtensions?.();
+    if (!ext) continue;
+    const s = ext[which](state, pod, other, info);
+    if (!isSuccess(s)) {
+      const verb = which === 'addPod' ? 'AddPod' : 'RemovePod';
+      return errorStatus(`running ${verb} on PreFilter plugin "${pl.name}": ${statusMessage(s)}`);
+    }
+  }
+  return success();
 }
 
 function samePod(a: SchedPodInfo, b: SchedPodInfo): boolean {
@@ -196,8 +226,13 @@ function unschedulableOutcome(
 ): ScheduleOutcome {
   let nominated: PostFilterResult | null = null;
   let postFilterMsg = '';
-  const filterFn = (st: CycleState, p: SchedPodInfo, info: SchedNodeInfo) =>
-    runFiltersWithNominatedPods(c, st, p, info, false)[0];
+  const filterFn: FilterFn = Object.assign(
+    (st: CycleState, p: SchedPodInfo, info: SchedNodeInfo) => runFiltersWithNominatedPods(c, st, p, info, false)[0],
+    {
+      addPod: (st: CycleState, p: SchedPodInfo, added: SchedPodInfo, info: SchedNodeInfo) => runPreFilterExtension(c, 'addPod', st, p, added, info),
+      removePod: (st: CycleState, p: SchedPodInfo, removed: SchedPodInfo, info: SchedNodeInfo) => runPreFilterExtension(c, 'removePod', st, p, removed, info),
+    },
+  );
   for (const pl of c.input.profile.postFilter) {
     const [result, s] = pl.postFilter(c.state, c.pod, nodeToStatus, c.ctx, filterFn);
     for (const node of nodeToStatus.keys())

@@ -36,7 +36,39 @@ export interface PreFilterPlugin extends Plugin {
     pod: SchedPodInfo,
     ctx: CycleContext,
   ): [PreFilterResult | null, Status];
+  /** The plugin's PreFilterExtensions, when its PreFilter state counts pods on nodes. */
+  preFilterExtensions?(): PreFilterExtensions | null;
 }
+
+/**
+ * framework.PreFilterExtensions: keep a PreFilter state true while the framework tries a node with a
+ * pod added (a nominated pod, a reprieved victim) or removed (a preemption victim).
+ */
+export interface PreFilterExtensions {
+  addPod(state: CycleState, podToSchedule: SchedPodInfo, podToAdd: SchedPodInfo, nodeInfo: SchedNodeInfo): Status;
+  removePod(state: CycleState, podToSchedule: SchedPodInfo, podToRemove: SchedPodInfo, nodeInfo: SchedNodeInfo): Status;
+}
+
+/** framework.StateData: a value in the CycleState that CycleState.Clone must copy deeply. */
+export interface StateData {
+  clone(): StateData;
+}
+
+const isStateData = (v: unknown): v is StateData =>
+  typeof v === 'object' && v !== null && typeof (v as { clone?: unknown }).clone === 'function';
+
+/** CycleState.Clone: a copy a dry run may change (values that are StateData are cloned). */
+export function cloneCycleState(state: CycleState): CycleState {
+  const copy: CycleState = new Map();
+  for (const [k, v] of state) copy.set(k, isStateData(v) ? v.clone() : v);
+  return copy;
+}
+
+/**
+ * RunFilterPluginsWithNominatedPods as the framework handle offers it to PostFilter, with
+ * RunPreFilterExtensionAddPod/RemovePod (absent: no plugin's PreFilter state needs telling).
+ */
+export type FilterFn = ((state: CycleState, pod: SchedPodInfo, nodeInfo: SchedNodeInfo) => Status) & Partial<PreFilterExtensions>;
 
 /** framework.FilterPlugin: may this pod run on this node? */
 export interface FilterPlugin extends Plugin {
@@ -60,7 +92,7 @@ export interface PostFilterPlugin extends Plugin {
     pod: SchedPodInfo,
     statuses: NodeToStatus,
     ctx: CycleContext,
-    filter: (state: CycleState, pod: SchedPodInfo, nodeInfo: SchedNodeInfo) => Status,
+    filter: FilterFn,
   ): [PostFilterResult | null, Status];
 }
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod, PodDisruptionBudget } from '../../../api/index.ts';
 import { newPodInfo } from '../../framework/pod-info.ts';
-import { makePDB } from '../../testing-builders.ts';
+import { Snapshot } from '../../framework/snapshot.ts';
+import { makeNode, makePDB, makePod } from '../../testing-builders.ts';
 import {
   DEFAULT_PREEMPTION_ARGS,
   calculateNumCandidates,
@@ -193,6 +194,34 @@ describe('DryRunPreemption (upstream TestDryRunPreemption)', () => {
     expect(got).toEqual(row.want);
     expect(calls()).toBe(row.filterCalls);
     expect(run.errors).toEqual([]);
+  });
+
+  it('preemption to resolve pod topology spread filter failure (PodTopologySpread is told of each victim)', () => {
+    // zone1 holds 3 matching pods, zone2 2, so p (maxSkew 1 per zone and per host) fits nowhere
+    const zone = (name: string, z: string) => makeNode(name, { cpu: VERY_LARGE.cpu, memory: VERY_LARGE.memory, labels: { zone: z, hostname: name } });
+    const nodes = [zone('node-a', 'zone1'), zone('node-b', 'zone1'), zone('node-x', 'zone2')];
+    const foo = { foo: '' };
+    const existing = [
+      pod('pod-a1', { node: 'node-a', priority: MID, labels: foo }), pod('pod-a2', { node: 'node-a', priority: LOW, labels: foo }),
+      pod('pod-b1', { node: 'node-b', priority: LOW, labels: foo }),
+      pod('pod-x1', { node: 'node-x', priority: HIGH, labels: foo }), pod('pod-x2', { node: 'node-x', priority: HIGH, labels: foo }),
+    ];
+    const selector = { matchExpressions: [{ key: 'foo', operator: 'Exists' as const }] };
+    const preemptor = newPodInfo(makePod('p', {
+      uid: 'p', priority: HIGH, labels: foo,
+      topologySpreadConstraints: [
+        { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: selector },
+        { maxSkew: 1, topologyKey: 'hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: selector },
+      ],
+    }));
+    const snap = Snapshot.build(nodes, existing);
+    const { state, filter, calls } = profileFilter(preemptor, snap.nodeInfoList);
+    const run = dryRunPreemption({ state, pod: preemptor, potentialNodes: snap.nodeInfoList, pdbs: [], offset: 0, numCandidates: 3, filter, nowMs: 0 });
+    // node-a: without its two lower pods the spread holds; pod-a1 comes back, pod-a2 cannot
+    expect(run.candidates.map((c) => [c.name, c.victims.pods.map((p) => p.name)])).toEqual([['node-a', ['pod-a2']], ['node-b', ['pod-b1']]]);
+    expect(calls()).toBe(5); // node-a 3, node-b 2, node-x 0 (nothing to preempt there)
+    // the cycle's own state is untouched: each node's dry run counted on a copy
+    expect(filter(state, preemptor, snap.nodeInfoList[0]!).code).toBe('Unschedulable');
   });
 
   it('preemption offset across multiple scheduling cycles and wrap around', () => {

@@ -4,6 +4,7 @@
 // the nodes in parallel and stops early once enough candidates are found; here the nodes are tried
 // one at a time from the random offset, which is what upstream's tests see with parallelism 1.
 import type { PodDisruptionBudget } from '../../../api/index.ts';
+import { cloneCycleState } from '../../framework/cycle.ts';
 import type { CycleState, Intn, Status } from '../../framework/interface.ts';
 import { cloneNodeInfo, type SchedNodeInfo } from '../../framework/node-info.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
@@ -88,7 +89,7 @@ export function dryRunPreemption(input: DryRunInput): DryRunResult {
     const copy = cloneNodeInfo(potentialNodes[(input.offset + i) % n]!);
     const name = copy.node?.name ?? '';
     const { victims, numPDBViolations, status } = selectVictimsOnNode(
-      new Map(input.state), input.pod, copy, input.pdbs, input.filter, input.nowMs,
+      cloneCycleState(input.state), input.pod, copy, input.pdbs, input.filter, input.nowMs,
     );
     if (isSuccess(status) && victims.length > 0) {
       const list = numPDBViolations === 0 ? nonViolating : violating;

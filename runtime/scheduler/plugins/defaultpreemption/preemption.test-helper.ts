@@ -1,7 +1,8 @@
 // Test fixtures for the preemption tests: upstream's resource sizes (default_preemption_test.go),
 // and the default profile's PreFilter + Filter plugins as the dry run's filter, counting calls.
 import { rfc3339, type Pod } from '../../../api/index.ts';
-import type { CycleState } from '../../framework/interface.ts';
+import type { PreFilterPlugin } from '../../framework/cycle.ts';
+import type { CycleState, Status } from '../../framework/interface.ts';
 import type { SchedNodeInfo } from '../../framework/node-info.ts';
 import { newPodInfo, type SchedPodInfo } from '../../framework/pod-info.ts';
 import { Snapshot } from '../../framework/snapshot.ts';
@@ -65,14 +66,29 @@ export function profileFilter(preemptor: SchedPodInfo | Pod, allNodes: readonly 
     if (s.code === 'Skip') skipped.add(pl.name);
   }
   let calls = 0;
-  const filter: FilterFn = (st, pd, info) => {
-    calls++;
-    for (const pl of profile.filter) {
+  const run = (fn: (pl: PreFilterPlugin) => Status | undefined): Status => {
+    for (const pl of profile.preFilter) {
       if (skipped.has(pl.name)) continue;
-      const s = pl.filter(st, pd, info);
+      const s = fn(pl) ?? success();
       if (!isSuccess(s)) return s;
     }
     return success();
   };
+  const filter: FilterFn = Object.assign(
+    (st: CycleState, pd: SchedPodInfo, info: SchedNodeInfo) => {
+      calls++;
+      for (const pl of profile.filter) {
+        if (skipped.has(pl.name)) continue;
+        const s = pl.filter(st, pd, info);
+        if (!isSuccess(s)) return s;
+      }
+      return success();
+    },
+    {
+      // RunPreFilterExtensionAddPod / RemovePod over the plugins that did not skip
+      addPod: (st: CycleState, pd: SchedPodInfo, other: SchedPodInfo, info: SchedNodeInfo) => run((pl) => pl.preFilterExtensions?.()?.addPod(st, pd, other, info)),
+      removePod: (st: CycleState, pd: SchedPodInfo, other: SchedPodInfo, info: SchedNodeInfo) => run((pl) => pl.preFilterExtensions?.()?.removePod(st, pd, other, info)),
+    },
+  );
   return { state, filter, calls: () => calls };
 }

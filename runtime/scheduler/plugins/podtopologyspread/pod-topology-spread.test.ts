@@ -3,6 +3,7 @@
 // (TestPodTopologySpreadScore), with the skew and score arithmetic in comments.
 import { describe, expect, it } from 'vitest';
 import type { Pod, TopologySpreadConstraint } from '../../../api/index.ts';
+import type { PreFilterExtensions } from '../../framework/cycle.ts';
 import { newPodInfo } from '../../framework/pod-info.ts';
 import { Snapshot } from '../../framework/snapshot.ts';
 import { makeNode, makePod } from '../../testing-builders.ts';
@@ -231,5 +232,44 @@ describe('PodTopologySpread Score', () => {
     expect(plugin.preScore(new Map(), newPodInfo(makePod('p')), [], { allNodes: [] }).code).toBe(
       'Skip',
     );
+  });
+});
+
+describe('PreFilterExtensions (filtering.go AddPod / RemovePod -> updateWithPod)', () => {
+  const nodes = [zoned('node-a', 'zone1'), zoned('node-b', 'zone2'), makeNode('no-zone', { labels: { node: 'no-zone' } })];
+  const preemptor = makePod('p', { labels: foo, topologySpreadConstraints: [spread(1, 'zone', 'DoNotSchedule')] });
+
+  function counts(change: (ext: PreFilterExtensions, state: Map<string, unknown>, snap: Snapshot) => void) {
+    const snap = Snapshot.build(nodes, [placed('a1', 'node-a'), placed('b1', 'node-b')]);
+    const plugin = newPodTopologySpread();
+    const state = new Map<string, unknown>();
+    const p = newPodInfo(preemptor);
+    plugin.preFilter(state, p, { allNodes: snap.nodeInfoList });
+    change(plugin.preFilterExtensions!()!, state, snap);
+    return Object.fromEntries(snap.nodeInfoList.slice(0, 2).map((n) => {
+      const s = plugin.filter(state, p, n);
+      return [n.node!.name, s.code === 'Success' ? 'passed' : s.reasons.join(', ')];
+    }));
+  }
+
+  it.each([
+    ['a matching pod added to zone1 tips the skew there', placed('a2', 'node-a'), 0, 1, { 'node-a': "node(s) didn't match pod topology spread constraints", 'node-b': 'passed' }],
+    ['a pod of another namespace does not count', makePod('a2', { nodeName: 'node-a', labels: foo, namespace: 'other' }), 0, 1, { 'node-a': 'passed', 'node-b': 'passed' }],
+    ['a pod the selector does not match does not count', placed('a2', 'node-a', { app: 'x' }), 0, 1, { 'node-a': 'passed', 'node-b': 'passed' }],
+    ['a node without the topology label counts nowhere', placed('n1', 'no-zone'), 2, 1, { 'node-a': 'passed', 'node-b': 'passed' }],
+    ['removing zone2\'s pod makes zone1 the fuller one', placed('b1', 'node-b'), 1, -1, { 'node-a': "node(s) didn't match pod topology spread constraints", 'node-b': 'passed' }],
+  ] as const)('%s', (_, pod, nodeIndex, delta, want) => {
+    expect(counts((ext, state, snap) => {
+      const info = snap.nodeInfoList[nodeIndex]!;
+      const pi = newPodInfo(pod);
+      const s = delta === 1 ? ext.addPod(state, newPodInfo(preemptor), pi, info) : ext.removePod(state, newPodInfo(preemptor), pi, info);
+      expect(s.code).toBe('Success');
+    })).toEqual(want);
+  });
+
+  it('without its PreFilter state it is an error', () => {
+    const ext = newPodTopologySpread().preFilterExtensions!()!;
+    const snap = Snapshot.build(nodes, []);
+    expect(ext.addPod(new Map(), newPodInfo(preemptor), newPodInfo(placed('x', 'node-a')), snap.nodeInfoList[0]!)).toEqual({ code: 'Error', reasons: ['reading "PreFilterPodTopologySpread" from cycleState: not found'] });
   });
 });

@@ -5,8 +5,8 @@
 //   log(number of domains + 2), plus maxSkew - 1; NormalizeScore reverses so the emptiest domain wins.
 // Simplification: upstream's system default constraints (applied to pods with no constraints,
 // selecting by their Services/ReplicaSets) are not modeled: a pod without constraints is not spread.
-import { MAX_NODE_SCORE, type NodeScore, type ScorePlugin } from '../../framework/interface.ts';
-import type { FilterPlugin, PreFilterPlugin, PreScorePlugin } from '../../framework/cycle.ts';
+import { MAX_NODE_SCORE, type CycleState, type NodeScore, type ScorePlugin } from '../../framework/interface.ts';
+import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, StateData } from '../../framework/cycle.ts';
 import type { SchedNodeInfo } from '../../framework/node-info.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
 import { errorStatus, skip, success, unresolvable, unschedulable } from '../../framework/status.ts';
@@ -28,10 +28,17 @@ const PRE_SCORE_KEY = 'PreScore' + NAME;
 const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 const MAX_INT32 = 2147483647;
 
-interface PreFilterState {
-  constraints: Constraint[];
-  /** Per constraint: topology value -> matching pods in that domain. */
-  tpValueToMatchNum: Map<string, number>[];
+/** preFilterState; a StateData, so a preemption dry run counts on its own copy. */
+class PreFilterState implements StateData {
+  constructor(
+    readonly constraints: Constraint[],
+    /** Per constraint: topology value -> matching pods in that domain. */
+    readonly tpValueToMatchNum: Map<string, number>[],
+  ) {}
+
+  clone(): PreFilterState {
+    return new PreFilterState(this.constraints, this.tpValueToMatchNum.map((m) => new Map(m)));
+  }
 }
 
 interface PreScoreState {
@@ -58,7 +65,27 @@ export function calPreFilterState(
       m.set(value, (m.get(value) ?? 0) + countPodsMatchSelector(n.pods, c.selector, pod.namespace));
     });
   }
-  return { constraints, tpValueToMatchNum };
+  return new PreFilterState(constraints, tpValueToMatchNum);
+}
+
+/**
+ * updateWithPod (filtering.go, behind AddPod and RemovePod): a pod of the preemptor's namespace
+ * added to or removed from a node counts in each domain whose constraint selects it, on nodes the
+ * constraints and node inclusion policies admit. Upstream then updates its two "critical paths"
+ * (the smallest domains) incrementally, which after several changes can overstate the minimum;
+ * here the minimum is recomputed from the counts.
+ */
+export function updateWithPod(s: PreFilterState, updated: SchedPodInfo, preemptor: SchedPodInfo, nodeInfo: SchedNodeInfo, delta: 1 | -1): void {
+  const node = nodeInfo.node;
+  if (updated.namespace !== preemptor.namespace || !node) return;
+  if (!nodeLabelsMatchSpreadConstraints(node, s.constraints)) return;
+  s.constraints.forEach((c, i) => {
+    if (!c.selector.matches(updated.labels)) return;
+    if (!matchNodeInclusionPolicies(c, preemptor.pod, node)) return;
+    const value = node.labels[c.topologyKey]!;
+    const m = s.tpValueToMatchNum[i]!;
+    m.set(value, (m.get(value) ?? 0) + delta);
+  });
 }
 
 /** The global minimum for constraint i, or 0 while fewer than minDomains domains exist. */
@@ -176,6 +203,13 @@ export function normalizeWithState(
   });
 }
 
+function updateStateWithPod(state: CycleState, updated: SchedPodInfo, preemptor: SchedPodInfo, nodeInfo: SchedNodeInfo, delta: 1 | -1) {
+  const s = state.get(PRE_FILTER_KEY);
+  if (!(s instanceof PreFilterState)) return errorStatus(`reading "${PRE_FILTER_KEY}" from cycleState: not found`);
+  updateWithPod(s, updated, preemptor, nodeInfo, delta);
+  return success();
+}
+
 export function newPodTopologySpread(): PreFilterPlugin &
   FilterPlugin &
   PreScorePlugin &
@@ -189,6 +223,10 @@ export function newPodTopologySpread(): PreFilterPlugin &
       state.set(PRE_FILTER_KEY, calPreFilterState(pod, parsed.constraints, ctx.allNodes));
       return [null, success()];
     },
+    preFilterExtensions: () => ({
+      addPod: (state, pod, podToAdd, nodeInfo) => updateStateWithPod(state, podToAdd, pod, nodeInfo, 1),
+      removePod: (state, pod, podToRemove, nodeInfo) => updateStateWithPod(state, podToRemove, pod, nodeInfo, -1),
+    }),
     filter(state, pod, nodeInfo) {
       const s = state.get(PRE_FILTER_KEY) as PreFilterState | undefined;
       if (!s) return errorStatus(`reading "${PRE_FILTER_KEY}" from cycleState: not found`);
