@@ -399,6 +399,8 @@ export class ApiServer implements ApiEndpoint {
       admissionContext: this.admissionContext,
       strategy: this.strategyFn,
       nowMs: this.nowFn,
+      after: this.afterFn,
+      randomInt: this.randomIntFn,
       audit,
       stage: recordStage,
       respond,
@@ -447,6 +449,8 @@ export class ApiServer implements ApiEndpoint {
   /** The scope's strategy and clock functions, made once rather than for every request. */
   private readonly strategyFn = (): StrategyContext => this.strategyContext();
   private readonly nowFn = (): number => this.clock.now();
+  private readonly afterFn = (delayMs: number, fn: () => void): void => void this.clock.setTimer(delayMs, fn);
+  private readonly randomIntFn = (n: number): number => this.options.rng.nextInt(n);
   private readonly cacheForFn = (group: string, resource: string): WatchCache | undefined => this.cache(group, resource);
 
   private rbacLister(): RbacLister {

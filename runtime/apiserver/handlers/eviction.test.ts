@@ -2,7 +2,7 @@
 // TestEviction, TestEvictionIgnorePDB, TestEvictionDryRun, TestAddConditionAndDelete's cases as they apply).
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, Pod, PodDisruptionBudget, Status } from '../../api/index.ts';
-import { createHarness, type Harness } from '../testing/harness.ts';
+import { ADMIN, createHarness, type Harness } from '../testing/harness.ts';
 import { budgetsOf, canIgnorePDB, checkAndDecrement, MSG_MULTIPLE_BUDGETS, MSG_VIOLATES_BUDGET } from './eviction.ts';
 
 type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
@@ -182,5 +182,33 @@ describe('the pieces', () => {
     full.status!.disruptionsAllowed = 1;
     full.status!.disruptedPods = Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`p${i}`, '2026-01-01T00:00:00Z']));
     expect(checkAndDecrement(full, 'p', 0)?.code).toBe(403);
+  });
+});
+
+describe('a pod delete that loses a race (EvictionsRetry)', () => {
+  it('is tried again 500-550 ms later, until the pod holds still', () => {
+    const h = createHarness();
+    runningPod(h, 'web-1', { phase: 'Pending' });
+    // something writes the pod every millisecond: each try's guarded delete finds it changed
+    let n = 0;
+    const send = (req: Parameters<Harness['call']>[0], cb: (r: { code: number; body: unknown }) => void): void =>
+      h.server.request({ credentials: ADMIN, ...req }, cb);
+    const churn = h.kernel.every(1, () => send({ verb: 'get', resource: 'pods', namespace: 'default', name: 'web-1' }, (r) => {
+      const pod = r.body as Pod;
+      send({ verb: 'update', resource: 'pods', namespace: 'default', name: 'web-1', body: { ...pod, metadata: { ...pod.metadata, annotations: { n: String(n++) } } } }, () => {});
+    }));
+    h.kernel.setTimer(1_200, () => churn.cancel());
+    const start = h.kernel.now();
+    let answer: { code: number; atMs: number } | undefined;
+    send({ verb: 'create', resource: 'pods', namespace: 'default', name: 'web-1', subresource: 'eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web-1', namespace: 'default' } } },
+      (r) => (answer = { code: r.code, atMs: h.kernel.now() - start }));
+    h.kernel.runFor(5_000);
+    expect(answer?.code).toBe(201);
+    // the tries at 0 and after one and two waits lost; the first after the churn stopped (1.2 s)
+    // came after three waits of 500-550 ms
+    expect(answer!.atMs).toBeGreaterThanOrEqual(1_500);
+    expect(answer!.atMs).toBeLessThanOrEqual(1_700);
+    const pod = h.admin({ verb: 'get', resource: 'pods', namespace: 'default', name: 'web-1' }).body as Pod;
+    expect(pod.metadata.deletionTimestamp).toBeDefined();
   });
 });

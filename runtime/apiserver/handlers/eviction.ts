@@ -5,8 +5,9 @@
 // one PDB that selects it must allow a disruption, which the eviction spends (disruptionsAllowed - 1,
 // and the pod in status.disruptedPods so the disruption controller stops counting it as healthy)
 // before the pod is deleted. Refusals are 429 TooManyRequests, which `kubectl drain` retries.
-// Upstream re-reads the budget through a loopback client and retries conflicts up to 20 times
-// 500 ms apart; here the retries are guaranteedUpdate's (no wait between tries).
+// A pod delete that lost a race is tried again up to 20 times, 500-550 ms apart (EvictionsRetry:
+// Steps 20, Duration 500 ms, Jitter 0.1). Upstream re-reads the budget through a loopback client
+// on the same schedule; here its conflicts are retried by guaranteedUpdate, at once.
 import {
   budgetGuards, newBadRequest, newForbidden, newNotFound, newTooManyRequests, rfc3339,
   updateDisruptionAllowedCondition, type Pod, type PodDisruptionBudget, type Status,
@@ -21,6 +22,9 @@ import { isDryRun, keyOf, type Scope } from './scope.ts';
 export const MAX_DISRUPTED_POD_SIZE = 2000;
 /** EvictionsRetry.Steps: how often a conflicting pod delete is tried again. */
 const EVICTION_TRIES = 20;
+/** EvictionsRetry.Duration, and Jitter 0.1 of it: a retry waits 500 ms plus up to 50 ms. */
+const EVICTION_RETRY_MS = 500;
+const EVICTION_RETRY_JITTER_MS = 50;
 
 const PDB_RESOURCE = SERVED_RESOURCES.find((r) => r.group === 'policy' && r.resource === 'poddisruptionbudgets')!;
 const PODS = { group: '', resource: 'pods' };
@@ -56,7 +60,8 @@ export function handleEviction(s: Scope): void {
       deletePod(s, name, guarded, (res) => {
         if ('status' in res) {
           const retry = res.status.code === 409 && options.preconditions?.resourceVersion === undefined && tries < EVICTION_TRIES;
-          return retry ? attempt() : s.fail(res.status);
+          if (!retry) return s.fail(res.status);
+          return s.after(EVICTION_RETRY_MS + s.randomInt(EVICTION_RETRY_JITTER_MS + 1), attempt);
         }
         evicted(s, name);
       });

@@ -25,6 +25,10 @@ export interface Scope {
   admissionContext: AdmissionContext;
   strategy(): StrategyContext;
   nowMs(): number;
+  /** Runs `fn` after `delayMs` of simulated time (a handler's own backoff, e.g. eviction's retries). */
+  after(delayMs: number, fn: () => void): void;
+  /** A seeded random integer in [0, n) (wait.Jitter's rand.Float64, at millisecond resolution). */
+  randomInt(n: number): number;
   /** The request's audit record (none for a watch stream's scope). */
   audit: AuditRecord | undefined;
   /** Records a stage in the audit record, stamped now. */
