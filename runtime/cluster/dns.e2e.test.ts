@@ -39,6 +39,19 @@ describe('cluster DNS (CoreDNS)', { timeout: 120_000 }, () => {
     expect(r).toMatchObject({ ok: true, targetPort: 80, dns: { name: 'web.default.svc.cluster.local' } });
     expect(r.ok && r.pod.name).toMatch(/^web-/);
 
+    // an ExternalName Service is a CNAME: to a name in the cluster, CoreDNS follows it; to one
+    // outside, the simulated world has no such host
+    await cluster.kubectl('apply -f -', { stdin: [
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: alias\nspec:\n  type: ExternalName\n  externalName: web.default.svc.cluster.local',
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: search\nspec:\n  type: ExternalName\n  externalName: search.example.com',
+    ].join('\n---\n') });
+    await cluster.advance(2_000);
+    expect(net.lookup(podIP, 'alias')).toMatchObject({ ok: true, name: 'alias.default.svc.cluster.local', cname: 'web.default.svc.cluster.local', addresses: [web.spec.clusterIP] });
+    expect(net.sendPodRequest(podIP, 'alias:80')).toMatchObject({ ok: true, targetPort: 80 });
+    expect(net.lookup(podIP, 'search')).toMatchObject({ ok: false, error: 'lookup search on 10.96.0.10:53: no such host' });
+    // a pod's own record (kubeadm's Corefile: pods insecure)
+    expect(net.lookup(podIP, `${podIP.replace(/\./g, '-')}.default.pod.cluster.local`)).toMatchObject({ ok: true, addresses: [podIP] });
+
     // no CoreDNS left: the Service has no endpoint, kube-proxy rejects the query
     await cluster.kubectl('scale deployment coredns -n kube-system --replicas=0');
     await cluster.advance(40_000);

@@ -40,12 +40,14 @@ export interface RouteHop {
 export interface DnsLookup {
   name: string;
   addresses: string[];
-  queries: { name: string; rcode: string }[];
+  /** The CNAME the name led to (an ExternalName Service). */
+  cname?: string;
+  queries: { name: string; rcode: string; cname?: string }[];
   /** The CoreDNS pod the last query reached through the kube-dns Service. */
   server?: PodRef & { podIP: string };
 }
 
-export type LookupResult = ({ ok: true } & DnsLookup) | { ok: false; error: string; queries: { name: string; rcode: string }[] };
+export type LookupResult = ({ ok: true } & DnsLookup) | { ok: false; error: string; queries: { name: string; rcode: string; cname?: string }[] };
 
 export type RequestResult =
   | {
@@ -108,7 +110,7 @@ export class ClusterNetwork {
    */
   lookup(fromPodIP: string, name: string): LookupResult {
     const from = this.pods.get(fromPodIP);
-    const queries: { name: string; rcode: string }[] = [];
+    const queries: { name: string; rcode: string; cname?: string }[] = [];
     const where = `lookup ${name} on ${this.clusterDNS}:53`;
     if (!from) return { ok: false, error: `${where}: no pod has the address ${fromPodIP}`, queries };
     const search = [`${from.namespace}.svc.${CLUSTER_DOMAIN}`, `svc.${CLUSTER_DOMAIN}`, CLUSTER_DOMAIN];
@@ -128,9 +130,13 @@ export class ClusterNetwork {
       if (answer.rcode === 'SERVFAIL' && answer.why === NOT_RUNNING) {
         return { ok: false, error: `${where}: read udp ${fromPodIP}->${this.clusterDNS}:53: i/o timeout`, queries };
       }
-      queries.push({ name: candidate, rcode: answer.rcode });
-      if (answer.rcode === 'NOERROR') return { ok: true, name: candidate, addresses: answer.addresses, queries, server };
+      const cname = answer.rcode !== 'SERVFAIL' ? answer.cname : undefined;
+      queries.push({ name: candidate, rcode: answer.rcode, ...(cname ? { cname } : {}) });
+      if (answer.rcode === 'NOERROR' && answer.addresses.length > 0) {
+        return { ok: true, name: candidate, addresses: answer.addresses, queries, server, ...(cname ? { cname } : {}) };
+      }
       if (answer.rcode === 'SERVFAIL') return { ok: false, error: `${where}: server misbehaving`, queries };
+      // NXDOMAIN, or an answer without addresses (a CNAME out of the cluster): the next name
     }
     return { ok: false, error: `${where}: no such host`, queries };
   }
