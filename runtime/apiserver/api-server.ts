@@ -20,6 +20,7 @@ import type { UserInfo } from './authn/user.ts';
 import type { Attributes, Authorizer } from './authz/attributes.ts';
 import { RbacAuthorizer, type RbacLister } from './authz/rbac/authorizer.ts';
 import { PrivilegedGroupsAuthorizer, UnionAuthorizer } from './authz/union.ts';
+import { parseQuery, runHealthChecks, runOneHealthCheck, type HealthCheck, type HealthQuery } from './health.ts';
 import { bootstrapObjects } from './bootstrap.ts';
 import { ACCESS_REVIEW_RESOURCE, selfSubjectAccessReview } from './handlers/access-review.ts';
 import { SELF_SUBJECT_REVIEW_RESOURCE, selfSubjectReview } from './handlers/self-subject-review.ts';
@@ -337,7 +338,8 @@ export class ApiServer implements ApiEndpoint {
   private attributes(req: ApiRequest, user: UserInfo): { attributes: Attributes; resource: ResourceInfo } | { status: Status } {
     if (req.path !== undefined) {
       const placeholder = SERVED_RESOURCES[0]!;
-      return { attributes: { user, verb: req.verb, resourceRequest: false, path: req.path }, resource: placeholder };
+      // authorized by its path alone (RequestInfo.Path is the URL's path, without the query)
+      return { attributes: { user, verb: req.verb, resourceRequest: false, path: splitQuery(req.path)[0] }, resource: placeholder };
     }
     const group = req.group ?? '';
     const resource = reviewResource(group, req.resource) ?? servedResource(group, req.resource ?? '');
@@ -358,30 +360,52 @@ export class ApiServer implements ApiEndpoint {
     return { attributes: a, resource };
   }
 
-  private nonResource(path: string, respond: (code: number, body: ResponseBody) => void): void {
+  private nonResource(pathWithQuery: string, respond: (code: number, body: ResponseBody) => void): void {
+    const [path, query] = splitQuery(pathWithQuery);
+    const health = /^\/(livez|readyz|healthz)(?:\/(.+))?$/.exec(path);
+    if (health) {
+      const endpoint = health[1] as 'livez' | 'readyz' | 'healthz';
+      const checks = this.healthChecks(endpoint);
+      if (health[2] === undefined) return runHealthChecks(endpoint, checks, query, (a) => respond(a.code, a.body));
+      const one = checks.find(([name]) => name === health[2]);
+      return one ? runOneHealthCheck(one[1], (a) => respond(a.code, a.body)) : respond(404, notFoundPage());
+    }
     switch (path) {
       case '/metrics':
         return respond(200, this.metrics.expose());
-      case '/healthz':
-      case '/livez':
-        return respond(200, 'ok');
-      case '/readyz':
-        if (!this.ready) return respond(500, '[-]informer-sync failed: reason withheld\nreadyz check failed');
-        // The "etcd" readiness check: a quorum read of the key "health", as apiserver's etcd3
-        // health check does, so a load balancer stops sending requests to a replica that cannot
-        // reach a working etcd (cut off by a partition, or etcd lost quorum). Upstream's
-        // --etcd-readycheck-timeout is 2 s; 800 ms here keeps the answer inside our load
-        // balancer's 1 s check timeout, so "not ready" is told apart from "unreachable".
-        return this.etcd.range(
-          { key: 'health' },
-          (r) => (r.ok ? respond(200, 'ok') : respond(500, '[-]etcd failed: reason withheld\nreadyz check failed')),
-          { timeoutMs: 800 },
-        );
       case '/version':
         return respond(200, JSON.stringify(KUBERNETES_VERSION, null, 2));
       default:
         return respond(404, notFoundPage());
     }
+  }
+
+  /**
+   * The checks this server runs, per endpoint (upstream's names; its many other post-start hooks
+   * have no counterpart here). The "etcd" check is a quorum read of the key "health", as
+   * apiserver's etcd3 health check does, so a load balancer stops sending requests to a replica
+   * that cannot reach a working etcd (cut off by a partition, or etcd lost quorum). Upstream's
+   * --etcd-readycheck-timeout is 2 s; 800 ms here keeps the answer inside our load balancer's 1 s
+   * check timeout, so "not ready" is told apart from "unreachable".
+   */
+  private healthChecks(endpoint: 'livez' | 'readyz' | 'healthz'): [string, HealthCheck][] {
+    const ok: HealthCheck = (done) => done();
+    // one quorum read answers both "etcd" and "etcd-readiness" (upstream's two checks read the same key)
+    let etcdVerdict: { error?: string } | undefined;
+    const etcd: HealthCheck = (done) => {
+      if (etcdVerdict) return done(etcdVerdict.error);
+      this.etcd.range({ key: 'health' }, (r) => {
+        etcdVerdict = r.ok ? {} : { error: r.error.message };
+        done(etcdVerdict.error);
+      }, { timeoutMs: 800 });
+    };
+    const informerSync: HealthCheck = (done) => done(this.cachesReady ? undefined : 'the watch caches have not listed etcd yet');
+    const bootstrapped: HealthCheck = (done) => done(this.ready ? undefined : 'not finished');
+    const checks: [string, HealthCheck][] = [['ping', ok], ['log', ok], ['etcd', etcd]];
+    if (endpoint === 'readyz') checks.push(['etcd-readiness', etcd], ['informer-sync', informerSync]);
+    checks.push(['poststarthook/rbac/bootstrap-roles', bootstrapped], ['poststarthook/scheduling/bootstrap-system-priority-classes', bootstrapped]);
+    if (endpoint === 'readyz') checks.push(['shutdown', ok]);
+    return checks;
   }
 
   private scope(
@@ -513,6 +537,12 @@ export class ApiServer implements ApiEndpoint {
       resource: info?.resource ?? '', subresource: req.subresource ?? '', scope,
     }, code, (this.clock.now() - startMs) / 1000);
   }
+}
+
+/** "/readyz?verbose&exclude=etcd" -> ["/readyz", its query]. */
+function splitQuery(pathWithQuery: string): [string, HealthQuery] {
+  const q = pathWithQuery.indexOf('?');
+  return q < 0 ? [pathWithQuery, new Map()] : [pathWithQuery.slice(0, q), parseQuery(pathWithQuery.slice(q + 1))];
 }
 
 /** The review resources: answered at once from the request's user, never stored. */

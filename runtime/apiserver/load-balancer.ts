@@ -57,23 +57,34 @@ export interface LoadBalancer {
   readonly name: string;
   /** Replicas currently in rotation (for the UI and tests). */
   healthyBackends(): string[];
+  /** The client endpoints with a connection pinned to `backend`, sorted (for the UI and tests). */
+  pinnedClients(backend: string): string[];
 }
 
 /** Spawns the balancer process on `kernel`. */
 export function startLoadBalancer(kernel: Kernel, options: LoadBalancerOptions): LoadBalancer {
   if (options.backends.length === 0) throw new Error('invariant violated: a load balancer needs at least one backend');
   let state: BackendState[] = [];
+  let connections = new Map<string, string>();
   kernel.spawn(options.name, (ctx) => {
     state = options.backends.map((name) => ({ name, up: true, passes: 0, failures: 0 }));
-    balance(ctx, kernel, options, state);
+    connections = new Map();
+    balance(ctx, kernel, options, state, connections);
   });
+  const up = (): boolean => kernel.process(options.name)?.up === true;
   return {
     name: options.name,
-    healthyBackends: () => (kernel.process(options.name)?.up ? state.filter((b) => b.up).map((b) => b.name) : []),
+    healthyBackends: () => (up() ? state.filter((b) => b.up).map((b) => b.name) : []),
+    pinnedClients: (backend) => {
+      if (!up()) return [];
+      const clients = new Set<string>();
+      for (const [key, pinned] of connections) if (pinned === backend) clients.add(key.slice(0, key.lastIndexOf('#')));
+      return [...clients].sort();
+    },
   };
 }
 
-function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptions, backends: BackendState[]): void {
+function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptions, backends: BackendState[], connections: Map<string, string>): void {
   const checkIntervalMs = options.checkIntervalMs ?? 2000;
   const checkTimeoutMs = options.checkTimeoutMs ?? 1000;
   const rise = options.rise ?? 2;
@@ -83,8 +94,7 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
   const checks = new Map<number, { backend: BackendState; timer: { cancel(): void } }>();
   const streams = new Map<number, Stream>();
   const streamOf = new Map<string, number>();
-  /** Client connection ("<client>#<conn>") -> the replica it was opened to. */
-  const connections = new Map<string, string>();
+  // `connections`: client connection ("<client>#<conn>") -> the replica it was opened to
   let nextId = 1;
   let cursor = 0;
 

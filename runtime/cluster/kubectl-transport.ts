@@ -72,7 +72,36 @@ function asStatus(res: RestResponse): Status {
   if (typeof b === 'object' && b !== null && b.kind === 'Status') return b as Status;
   // a non-Status error body (e.g. /readyz text): what kubectl shows for an unstructured error
   const text = typeof b === 'string' ? b.trim() : JSON.stringify(b);
-  return status(res.code, '', `an error on the server ("${text}") has prevented the request from succeeding`);
+  return genericServerResponse(res.code, text);
+}
+
+/**
+ * errors.NewGenericServerResponse (apimachinery/pkg/api/errors), as client-go builds it for an
+ * error answer that is not a Status (newUnstructuredResponseError): a reason and a stock message
+ * per code; 5xx without a stock one quote the server's text with Go's %q.
+ */
+export function genericServerResponse(code: number, serverMessage: string): Status {
+  const known: Record<number, [string, string]> = {
+    400: ['BadRequest', 'the server rejected our request for an unknown reason'],
+    401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+    403: ['Forbidden', serverMessage],
+    404: ['NotFound', 'the server could not find the requested resource'],
+    405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+    409: ['Conflict', 'the server reported a conflict'],
+    422: ['Invalid', 'the server rejected our request due to an error in our request'],
+    429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+    503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+    504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+  };
+  const stock = known[code];
+  if (stock) return status(code, stock[0], stock[1]);
+  if (code >= 500) return status(code, 'InternalError', `an error on the server (${goQuote(serverMessage)}) has prevented the request from succeeding`);
+  return status(code, 'Unknown', `the server responded with the status code ${code} but did not return more information`);
+}
+
+/** Go's %q for a string: double-quoted, with \n, \t, \" and \\ escaped (control characters as \xNN). */
+function goQuote(s: string): string {
+  return JSON.stringify(s).replace(/\\u00([0-9a-f]{2})/g, '\\x$1');
 }
 
 function status(code: number, reason: string, message: string): Status {
