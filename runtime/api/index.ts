@@ -88,6 +88,7 @@ export {
 } from './quota/evaluator.ts';
 export { validateLimitRange } from './validation/limit-range.ts';
 export { validatePodDisruptionBudget } from './validation/policy.ts';
+export { validateEndpoints } from './validation/endpoints.ts';
 export {
   DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS,
   HIGHEST_USER_DEFINABLE_PRIORITY,

@@ -84,6 +84,8 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
     categories: ['all'],
     subresources: ['proxy', 'status'],
   }),
+  // pkg/registry/core/endpoint/storage: short name "ep"; deprecated for EndpointSlice in v1.33
+  info('Endpoints', 'endpoints', '', 'v1', true, { shortNames: ['ep'] }),
   info('ConfigMap', 'configmaps', '', 'v1', true, { shortNames: ['cm'] }),
   info('ServiceAccount', 'serviceaccounts', '', 'v1', true, {
     shortNames: ['sa'],

@@ -266,8 +266,10 @@ export class ApiServer implements ApiEndpoint {
     req: ApiRequest,
     checked: { user: UserInfo; resource: ResourceInfo },
     audit: AuditRecord,
-    respond: (code: number, body: ResponseBody, warnings?: string[]) => void,
+    answer: (code: number, body: ResponseBody, warnings?: string[]) => void,
   ): void {
+    const deprecation = deprecationWarning(checked.resource);
+    const respond = deprecation === undefined ? answer : (code: number, body: ResponseBody, warnings?: string[]) => answer(code, body, [deprecation, ...(warnings ?? [])]);
     if (checked.resource === ACCESS_REVIEW_RESOURCE || checked.resource === SELF_SUBJECT_REVIEW_RESOURCE) {
       if (req.verb !== 'create') return respond(405, methodNotAllowed(req.verb));
       const review = checked.resource === ACCESS_REVIEW_RESOURCE
@@ -537,6 +539,14 @@ export class ApiServer implements ApiEndpoint {
       resource: info?.resource ?? '', subresource: req.subresource ?? '', scope,
     }, code, (this.clock.now() - startMs) / 1000);
   }
+}
+
+/**
+ * The warning every request to a deprecated resource gets (the deprecation filter's Warning
+ * header): core/v1 Endpoints since v1.33 (KEP-4974).
+ */
+function deprecationWarning(resource: ResourceInfo): string | undefined {
+  return resource.group === '' && resource.resource === 'endpoints' ? 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' : undefined;
 }
 
 /** "/readyz?verbose&exclude=etcd" -> ["/readyz", its query]. */

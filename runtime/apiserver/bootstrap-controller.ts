@@ -8,7 +8,7 @@
 // mirrors pkg/controlplane/controller/kubernetesservice/controller.go (RunKubernetesService,
 // CreateOrUpdateMasterServiceIfNeeded), pkg/controlplane/reconcilers/lease.go (the lease endpoint
 // reconciler: UpdateLease, ListLeases, ReconcileEndpoints) and reconcilers/endpointsadapter.go
-// (the EndpointSlice it writes). The Endpoints object upstream also writes is not served here.
+// (the Endpoints it writes, labelled endpointslice.kubernetes.io/skip-mirror, then the EndpointSlice).
 import type { KubeObject } from '../api/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
 import type { ApiRequest, ResponseCallback } from './request.ts';
@@ -53,6 +53,17 @@ export function kubernetesService(securePort: number): KubeObject {
   } as KubeObject;
 }
 
+/** The Endpoints doReconcile writes: one subset, the API servers' IPs and the https port. */
+export function kubernetesEndpoints(ips: readonly string[], securePort: number): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    metadata: { name: KUBERNETES_SERVICE_NAME, namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+    // ListLeases gives the IPs in key order, which RepackSubsets keeps
+    subsets: [{ addresses: [...ips].sort().map((ip) => ({ ip })), ports: [{ name: 'https', port: securePort, protocol: 'TCP' }] }],
+  } as KubeObject;
+}
+
 /** endpointSliceFromEndpoints: one ready endpoint per API server IP, sorted. */
 export function kubernetesEndpointSlice(ips: readonly string[], securePort: number): KubeObject {
   return {
@@ -84,7 +95,7 @@ export function startBootstrapController(o: BootstrapControllerOptions): { stop(
   });
   const tick = (): void => {
     ensureService(request, o.securePort);
-    renewLease(o, () => listLeases(o, (ips) => reconcileSlice(request, ips, o.securePort)));
+    renewLease(o, () => listLeases(o, (ips) => reconcileEndpoints(request, ips, o.securePort, () => reconcileSlice(request, ips, o.securePort))));
   };
   const timer = o.clock.every(ENDPOINT_INTERVAL_MS, tick, 0);
   return { stop: () => timer.cancel() };
@@ -118,6 +129,21 @@ function listLeases(o: BootstrapControllerOptions, then: (ips: string[]) => void
   o.etcd.range({ key: MASTER_LEASES_PREFIX, rangeEnd: end }, (res) => {
     if (!o.isLive() || !res.ok) return;
     then(res.value.kvs.map((kv) => kv.key.slice(MASTER_LEASES_PREFIX.length)));
+  });
+}
+
+/** doReconcile: the Endpoints first (created, or rewritten when its IPs are not the live ones), then the slice. */
+function reconcileEndpoints(request: Request, ips: string[], securePort: number, then: () => void): void {
+  const ref = { group: '', resource: 'endpoints', namespace: 'default' };
+  const want = kubernetesEndpoints(ips, securePort);
+  const ipsOf = (e: KubeObject | undefined): string[] =>
+    ((e as { subsets?: { addresses?: { ip: string }[] }[] } | undefined)?.subsets ?? []).flatMap((ss) => (ss.addresses ?? []).map((a) => a.ip));
+  request({ verb: 'get', ...ref, name: KUBERNETES_SERVICE_NAME }, (res) => {
+    if (res.code === 404) return request({ verb: 'create', ...ref, body: want }, () => then());
+    if (res.code !== 200) return then();
+    const have = res.body as KubeObject;
+    if (JSON.stringify(ipsOf(have)) === JSON.stringify(ipsOf(want))) return then();
+    request({ verb: 'update', ...ref, name: KUBERNETES_SERVICE_NAME, body: { ...want, metadata: { ...want.metadata, resourceVersion: have.metadata.resourceVersion } } }, () => then());
   });
 }
 

@@ -20,6 +20,7 @@ const KIND_FIELDS: Record<string, string[]> = {
   RoleBinding: ['subjects', 'roleRef'],
   ClusterRoleBinding: ['subjects', 'roleRef'],
   PriorityClass: ['value', 'globalDefault', 'description', 'preemptionPolicy'],
+  Endpoints: ['subsets'],
 };
 const CORE_EVENT_FIELDS = ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count',
   'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'];

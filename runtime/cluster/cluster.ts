@@ -210,7 +210,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, watchForMs: KUBECTL_WATCH_WINDOW_MS, waitForeverMs: KUBECTL_WAIT_FOREVER_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
       // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
       const proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now());
-      const result = run((done) => runKubectl(args, kubectlTransport(proc.client), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
+      const result = run((done) => runKubectl(args, kubectlTransport(proc.client, proc.warn), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
       return { ...result, stderr: proc.stderr() + result.stderr };
     },
     async etcdctl(args, opts = {}) {

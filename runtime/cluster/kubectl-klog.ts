@@ -12,8 +12,13 @@ const THROTTLE_LOG_SOURCE = 'request.go:752';
 export interface KubectlRun {
   /** The client kubectl uses for this run: the shared connection with a bucket of its own. */
   client: RestClient;
-  /** The klog lines written so far, each ending in a newline. */
+  /** The klog and warning lines written so far, each ending in a newline. */
   stderr(): string;
+  /**
+   * A Warning header the server sent: "Warning: <text>" on stderr, once per text per run
+   * (kubectl's rest.NewWarningWriter with Deduplicate: true).
+   */
+  warn(text: string): void;
 }
 
 export function kubectlRun(client: RestClient, limits: ClientRateLimits, args: string, now: () => number): KubectlRun {
@@ -21,8 +26,14 @@ export function kubectlRun(client: RestClient, limits: ClientRateLimits, args: s
   const log = new ThrottleLog((line) => {
     stderr += `${klogHeader(now())}${THROTTLE_LOG_SOURCE}] ${line}\n`;
   }, verbosity(args));
+  const warned = new Set<string>();
+  const warn = (text: string): void => {
+    if (warned.has(text)) return;
+    warned.add(text);
+    stderr += `Warning: ${text}\n`;
+  };
   // each kubectl run is a process of its own: its own connection and a full token bucket
-  return { client: client.withOwnConnection().withLimits(limits, log), stderr: () => stderr };
+  return { client: client.withOwnConnection().withLimits(limits, log), stderr: () => stderr, warn };
 }
 
 /** kubectl's -v / --v level (klog's flag), 0 when absent or malformed. */

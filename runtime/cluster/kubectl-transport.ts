@@ -12,7 +12,12 @@ const PATCH_TYPES: Record<string, RestPatchType> = {
   strategic: 'application/strategic-merge-patch+json',
 };
 
-export function kubectlTransport(client: RestClient): KubeTransport {
+/** `onWarning` gets each Warning header of an answer (kubectl prints them on stderr). */
+export function kubectlTransport(client: RestClient, onWarning: (text: string) => void = () => undefined): KubeTransport {
+  const warned = (res: RestResponse): RestResponse => {
+    for (const w of res.warnings ?? []) onWarning(w);
+    return res;
+  };
   const as = (imp: KubeRequest['impersonate']): RestClient =>
     imp && (imp.user !== undefined || imp.groups)
       ? client.impersonate({ user: imp.user ?? '', ...(imp.groups ? { groups: imp.groups } : {}) })
@@ -21,7 +26,7 @@ export function kubectlTransport(client: RestClient): KubeTransport {
     request(req: KubeRequest, done: (res: KubeResponse) => void): void {
       const rest = toRestRequest(req);
       if ('unsupported' in rest) return done({ ok: false, status: rest.unsupported });
-      as(req.impersonate).request(rest, (res) => done(toKubeResponse(res)));
+      as(req.impersonate).request(rest, (res) => done(toKubeResponse(warned(res))));
     },
     // `kubectl get -w` and `rollout status`: a real watch stream through the API server.
     watch(req: KubeRequest, onEvent: (event: KubeWatchEvent) => void): { stop(): void } {
@@ -30,7 +35,8 @@ export function kubectlTransport(client: RestClient): KubeTransport {
       return as(req.impersonate).watch(rest, { onEvent: (e) => onEvent(e as KubeWatchEvent), onClose: () => undefined });
     },
     raw(req: RawRequest, done): void {
-      as(req.impersonate).request({ verb: 'get', path: req.path }, (res) => {
+      as(req.impersonate).request({ verb: 'get', path: req.path }, (r) => {
+        const res = warned(r);
         if (res.code >= 200 && res.code < 300) return done({ ok: true, body: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) });
         done({ ok: false, status: asStatus(res) });
       });

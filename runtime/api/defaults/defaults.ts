@@ -3,7 +3,7 @@
 // pkg/apis/rbac/v1/defaults.go, pkg/apis/discovery/v1/defaults.go, and the registry
 // strategies that default on create (namespace finalizers, service IP families).
 import type { KubeObject } from '../types/meta.ts';
-import type { Namespace, Node, Pod, PodTemplateSpec, Service } from '../types/core.ts';
+import type { Endpoints, Namespace, Node, Pod, PodTemplateSpec, Service } from '../types/core.ts';
 import type { DaemonSet, Deployment, ReplicaSet } from '../types/apps.ts';
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../types/rbac.ts';
 import type { EndpointSlice } from '../types/discovery.ts';
@@ -131,6 +131,13 @@ function defaultEndpointSlice(es: EndpointSlice): void {
   }
 }
 
+/** SetDefaults_Endpoints: a port without a protocol is TCP. */
+function defaultEndpoints(ep: Endpoints): void {
+  for (const ss of Array.isArray(ep.subsets) ? ep.subsets.filter(isObject) : []) {
+    for (const p of Array.isArray(ss.ports) ? ss.ports.filter(isObject) : []) p.protocol ??= 'TCP';
+  }
+}
+
 /** A deep copy of JSON-shaped data (objects, arrays, primitives); the runtime's DeepCopy. */
 export function deepCopy<T>(value: T): T {
   return cloneJson(value);
@@ -147,6 +154,7 @@ const BY_KIND: Record<string, (o: never) => void> = {
   RoleBinding: defaultBinding,
   ClusterRoleBinding: defaultBinding,
   EndpointSlice: defaultEndpointSlice,
+  Endpoints: defaultEndpoints,
   PriorityClass: defaultPriorityClass,
 };
 

@@ -484,6 +484,35 @@ export interface Service extends KubeObject {
   status?: ServiceStatus;
 }
 
+/** core/v1 EndpointAddress (staging/src/k8s.io/api/core/v1/types.go). */
+export interface EndpointAddress {
+  ip: string;
+  hostname?: string;
+  nodeName?: string;
+  targetRef?: ObjectReference;
+}
+
+/** core/v1 EndpointPort: unlike discovery's, port is required and name may be empty. */
+export interface CoreEndpointPort {
+  name?: string;
+  port: number;
+  protocol?: Protocol;
+  appProtocol?: string;
+}
+
+export interface EndpointSubset {
+  addresses?: EndpointAddress[];
+  notReadyAddresses?: EndpointAddress[];
+  ports?: CoreEndpointPort[];
+}
+
+/** core/v1 Endpoints: deprecated in v1.33 for EndpointSlice, still served and maintained. */
+export interface Endpoints extends KubeObject {
+  apiVersion?: 'v1';
+  kind?: 'Endpoints';
+  subsets?: EndpointSubset[];
+}
+
 // ---------------------------------------------------------------- ConfigMap, ServiceAccount
 
 export interface ConfigMap extends KubeObject {

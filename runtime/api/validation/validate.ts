@@ -14,6 +14,7 @@ import {
   type NameValidator,
 } from './common.ts';
 import { validatePod } from './pod.ts';
+import { validateEndpoints } from './endpoints.ts';
 import { validatePriorityClass } from './scheduling.ts';
 import { validatePodDisruptionBudget } from './policy.ts';
 import { validateLimitRange } from './limit-range.ts';
@@ -42,6 +43,8 @@ const RULES: Record<string, KindRules> = {
   Node: { nameFn: nameIsDNSSubdomain, spec: validateNode },
   Namespace: { nameFn: nameIsDNSLabel },
   Service: { nameFn: nameIsDNS1035Label, spec: validateService },
+  // ValidateEndpointsName: the Service's name rule would do, but upstream checks a DNS subdomain
+  Endpoints: { nameFn: nameIsDNSSubdomain, spec: validateEndpoints },
   ConfigMap: { nameFn: nameIsDNSSubdomain, spec: validateConfigMap },
   ServiceAccount: { nameFn: nameIsDNSSubdomain },
   Event: { nameFn: nameIsDNSSubdomain },

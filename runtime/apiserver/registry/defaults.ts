@@ -64,6 +64,12 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
     setDefault(o.spec, 'revisionHistoryLimit', 10);
     defaultPodTemplate(o.spec);
   },
+  // SetDefaults_Endpoints: a port without a protocol is TCP
+  Endpoints: (o) => {
+    for (const ss of Array.isArray(o.subsets) ? o.subsets.filter(isObj) : []) {
+      for (const p of Array.isArray(ss.ports) ? ss.ports.filter(isObj) : []) setDefault(p, 'protocol', 'TCP');
+    }
+  },
   // SetDefaults_Service: and the traffic policies (Cluster), allocateLoadBalancerNodePorts, and
   // ClientIP affinity's 3-hour timeout, which `kubectl get svc -o yaml` shows on a real cluster
   Service: (o) => {

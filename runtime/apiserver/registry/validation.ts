@@ -8,7 +8,7 @@ import {
   Path, duplicate, forbidden, invalid, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
   labelSelectorAsSelector, notSupported, parseQuantity, required, tooLong, type FieldError, type KubeObject, type Pod,
   type ResourceInfo, validatePodUpdate, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota,
-  validateLimitRange, validatePodDisruptionBudget, type CoreEvent,
+  validateLimitRange, validatePodDisruptionBudget, validateEndpoints, type CoreEvent,
 } from '../../api/index.ts';
 import { validateEventCreate, validateEventUpdate, type EventRequestVersion } from './event-validation.ts';
 
@@ -168,6 +168,7 @@ const KIND_VALIDATORS: Record<string, (o: Obj) => FieldError[]> = {
   ResourceQuota: (o) => validateResourceQuota(o),
   LimitRange: (o) => validateLimitRange(o),
   PodDisruptionBudget: (o) => validatePodDisruptionBudget(o),
+  Endpoints: (o) => validateEndpoints(o),
 };
 
 /** Events are validated by the group version they came through (core/v1 or events.k8s.io/v1). */

@@ -145,6 +145,12 @@ describe('kubectl get', () => {
       1,
     ]);
   });
+  it('-o yaml of one missing object prints only the error; of several, the List of those found too (printGeneric)', () => {
+    const t = cluster();
+    expect(kubectl(t, 'get pod nope -o yaml')).toMatchObject({ stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n', exitCode: 1 });
+    expect(kubectl(t, 'get pod/nope -o json')).toMatchObject({ stdout: '', exitCode: 1 });
+    expect(kubectl(t, 'get pod nope other -o yaml')).toMatchObject({ stdout: 'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\n', exitCode: 1 });
+  });
   it('unknown resource type', () => {
     expect(kubectl(cluster(), 'get foos').stderr).toBe(
       'error: the server doesn\'t have a resource type "foos"\n',

@@ -49,6 +49,15 @@ export const CONTROLLER_ROLES: { name: string; rules: PolicyRule[] }[] = [
     ],
   },
   {
+    name: `${PREFIX}endpoint-controller`,
+    rules: [
+      r(['get', 'list', 'watch'], [''], ['services', 'pods']),
+      r(['get', 'list', 'create', 'update', 'delete'], [''], ['endpoints']),
+      r(['create'], [''], ['endpoints/restricted']),
+      events(),
+    ],
+  },
+  {
     name: `${PREFIX}endpointslice-controller`,
     rules: [
       r(['get', 'list', 'watch'], [''], ['pods', 'services']),

@@ -69,6 +69,9 @@ function printGroups(ctx: Ctx, groups: TargetGroup[], format: OutputFormat): voi
   const anyNamed = sorted.some((g) => g.named);
   if (format.kind !== 'table') {
     const objects = sorted.flatMap((g) => g.objects);
+    // printGeneric: when one object was asked for (singleItemImplied) and getting it failed, the
+    // error is all kubectl prints (no empty List)
+    if (ctx.failed && objects.length === 0 && singleNamed(ctx)) return;
     const single = objects.length === 1 && (singleNamed(ctx) || ctx.args.flags.has('filename'));
     const prefixOf = (o: KubeObject): string =>
       typePrefix(sorted.find((g) => g.objects.includes(o))!.info);

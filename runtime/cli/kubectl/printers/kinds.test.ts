@@ -2,9 +2,9 @@
 // (TestPrintNodeStatus, TestPrintNodeRole, TestPrintService, TestPrintServiceLoadBalancer,
 // TestPrintDeployment, TestPrintEvent).
 import { describe, expect, it } from 'vitest';
-import type { CoreEvent, Deployment, KubeObject, Node, Service } from '../../../api/index.ts';
+import type { CoreEvent, Deployment, Endpoints, KubeObject, Node, Service } from '../../../api/index.ts';
 import { rfc3339 } from '../../../api/index.ts';
-import { tableFor } from './kinds.ts';
+import { formatEndpoints, tableFor } from './kinds.ts';
 import { printTables } from './table.ts';
 
 const NOW = 3_600_000;
@@ -283,5 +283,19 @@ describe('pod disruption budgets (TestPrintPodDisruptionBudget)', () => {
     ['no status yet', pdb('pdb4', { minAvailable: '50%' }), ['pdb4', '50%', 'N/A', '0', '90s']],
   ])('%s', (_n, obj, expected) => {
     expect(row('PodDisruptionBudget', obj)).toEqual(expected);
+  });
+});
+
+describe('Endpoints column (printers.go formatEndpoints)', () => {
+  const ep = (subsets?: Endpoints['subsets']): Endpoints => ({ metadata: { name: 'x' }, ...(subsets ? { subsets } : {}) });
+  const a = (ip: string) => ({ ip });
+  it.each<[string, Endpoints, string]>([
+    ['no subsets', ep(), '<none>'],
+    ['only not-ready addresses print nothing', ep([{ notReadyAddresses: [a('10.0.0.1')], ports: [{ port: 80 }] }]), ''],
+    ['ip:port', ep([{ addresses: [a('10.0.0.1'), a('10.0.0.2')], ports: [{ port: 80 }] }]), '10.0.0.1:80,10.0.0.2:80'],
+    ['three, then how many more (every port of every address counts)', ep([{ addresses: [a('10.244.0.2'), a('10.244.0.3')], ports: [{ name: 'dns', port: 53 }, { name: 'dns-tcp', port: 53 }, { name: 'metrics', port: 9153 }] }]), '10.244.0.2:53,10.244.0.3:53,10.244.0.2:53 + 3 more...'],
+    ['a port-less subset prints bare IPs', ep([{ addresses: [a('10.0.0.1')] }]), '10.0.0.1'],
+  ])('%s', (_, obj, want) => {
+    expect(formatEndpoints(obj)).toBe(want);
   });
 });

@@ -10,6 +10,7 @@ import type {
   DaemonSet,
   Deployment,
   EndpointSlice,
+  Endpoints,
   KubeObject,
   Lease,
   Namespace,
@@ -279,6 +280,38 @@ const endpointSliceTable = table<EndpointSlice>(
   ],
 );
 
+/**
+ * printEndpoints -> formatEndpoints (pkg/printers/internalversion/printers.go): up to 3
+ * "ip:port" (or bare IPs for a port-less subset) from the ready addresses, then " + N more...";
+ * "<none>" only when there are no subsets at all (not-ready addresses alone print nothing).
+ */
+export function formatEndpoints(ep: Endpoints): string {
+  const subsets = ep.subsets ?? [];
+  if (subsets.length === 0) return '<none>';
+  const max = 3;
+  const list: string[] = [];
+  let count = 0;
+  let more = false;
+  for (const ss of subsets) {
+    const addresses = ss.addresses ?? [];
+    const ports = ss.ports ?? [];
+    const pairs = ports.length === 0 ? [undefined] : ports.map((p) => p.port);
+    for (const port of pairs) {
+      count += addresses.length;
+      for (const a of addresses) {
+        if (list.length === max) {
+          more = true;
+          break;
+        }
+        list.push(port === undefined ? a.ip : `${a.ip}:${port}`);
+      }
+    }
+  }
+  return more ? `${list.join(',')} + ${count - max} more...` : list.join(',');
+}
+
+const endpointsTable = table<Endpoints>(['NAME', 'ENDPOINTS', 'AGE'], [], (ep, nowMs) => [nameOf(ep), formatEndpoints(ep), age(ep, nowMs)]);
+
 // ---------------------------------------------------------------- events
 
 const eventTable: KindTable = {
@@ -479,6 +512,7 @@ export const KIND_TABLES: Readonly<Record<string, KindTable>> = {
   ControllerRevision: controllerRevisionTable,
   Service: serviceTable,
   EndpointSlice: endpointSliceTable,
+  Endpoints: endpointsTable,
   Event: eventTable,
   Namespace: namespaceTable,
   Lease: leaseTable,

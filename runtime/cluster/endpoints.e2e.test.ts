@@ -1,0 +1,63 @@
+// core/v1 Endpoints, deprecated in v1.33 but still served and kept up to date by
+// kube-controller-manager's endpoints controller (and, for `kubernetes`, by each API server).
+import { describe, expect, it } from 'vitest';
+import type { Endpoints } from '../api/index.ts';
+import { createCluster } from './index.ts';
+
+const WARNING = 'Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n';
+
+describe('Endpoints', { timeout: 120_000 }, () => {
+  it('follow a Service\'s pods: ready ones, not-ready ones, scaling, deletion; every request is warned about', async () => {
+    const c = createCluster({ seed: 4, topology: 'single-node', workers: 2 });
+    await c.kubectl('create deployment web --image=nginx:1.27 --replicas=2');
+    await c.kubectl('expose deployment web --port=80');
+    await c.advance(20_000);
+    const get = async (): Promise<Endpoints> => JSON.parse((await c.kubectl('get endpoints web -o json')).stdout) as Endpoints;
+
+    const listed = await c.kubectl('get endpoints web');
+    expect(listed.stderr).toBe(WARNING);
+    expect(listed.stdout).toMatch(/^NAME\s+ENDPOINTS\s+AGE\nweb\s+10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80\s+\d+s\n$/);
+    const ep = await get();
+    expect(ep.metadata.labels).toEqual({ app: 'web' });
+    expect(ep.metadata.annotations?.['endpoints.kubernetes.io/last-change-trigger-time']).toMatch(/^2026-01-01T00:00:\d\dZ$/);
+    expect(ep.subsets).toHaveLength(1);
+    expect(ep.subsets![0]!.ports).toEqual([{ port: 80, protocol: 'TCP' }]);
+    const pods = JSON.parse((await c.kubectl('get pods -l app=web -o json')).stdout) as { items: { metadata: { name: string }; status: { podIP: string } }[] };
+    expect(ep.subsets![0]!.addresses!.map((a) => a.ip)).toEqual(pods.items.map((p) => p.status.podIP).sort());
+    expect(ep.subsets![0]!.addresses!.map((a) => a.targetRef?.name).sort()).toEqual(pods.items.map((p) => p.metadata.name).sort());
+
+    await c.kubectl('scale deployment web --replicas=5');
+    await c.advance(20_000);
+    expect((await get()).subsets![0]!.addresses).toHaveLength(5);
+    expect((await c.kubectl('get endpoints web')).stdout).toMatch(/ \+ 2 more\.\.\.\s/);
+
+    // a Service without a selector: its Endpoints are the user's, the controller leaves them be
+    await c.kubectl('create service clusterip manual --tcp=80:80');
+    await c.kubectl('apply -f -', { stdin: 'apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: manual\nsubsets:\n- addresses:\n  - ip: 10.1.2.3\n  ports:\n  - port: 80\n' });
+    await c.kubectl('patch service manual --type=json -p [{"op":"remove","path":"/spec/selector"}]');
+    await c.advance(5_000);
+    expect((await c.kubectl('get endpoints manual')).stdout).toMatch(/manual\s+10\.1\.2\.3:80\s/);
+
+    await c.kubectl('delete service web');
+    await c.advance(5_000);
+    expect((await c.kubectl('get endpoints web')).stderr).toBe(`${WARNING}Error from server (NotFound): endpoints "web" not found\n`);
+  });
+
+  it('are validated like upstream', async () => {
+    const c = createCluster({ seed: 4, topology: 'single-node' });
+    const bad = await c.kubectl('apply -f -', { stdin: 'apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: bad\nsubsets:\n- addresses:\n  - ip: 127.0.0.1\n  ports:\n  - port: 0\n    name: a\n  - port: 80\n' });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain('subsets[0].addresses[0].ip: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)');
+    expect(bad.stderr).toContain('subsets[0].ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive');
+    expect(bad.stderr).toContain('subsets[0].ports[1].name: Required value');
+  });
+
+  it('kubernetes lists every API server, as the lease reconciler keeps it', async () => {
+    const c = createCluster({ seed: 4, topology: 'ha' });
+    await c.advance(15_000);
+    expect((await c.kubectl('get endpoints kubernetes')).stdout).toMatch(/^NAME\s+ENDPOINTS\s+AGE\nkubernetes\s+192\.168\.49\.2:6443,192\.168\.49\.3:6443,192\.168\.49\.4:6443\s/);
+    const ep = JSON.parse((await c.kubectl('get endpoints kubernetes -o json')).stdout) as Endpoints;
+    expect(ep.metadata.labels).toEqual({ 'endpointslice.kubernetes.io/skip-mirror': 'true' });
+    expect(ep.subsets![0]!.ports).toEqual([{ name: 'https', port: 6443, protocol: 'TCP' }]);
+  });
+});

@@ -1,0 +1,146 @@
+// The Endpoints controller: keeps one core/v1 Endpoints per Service with a selector, listing the
+// ready (and not ready) addresses of the pods it selects. Informers on Services, Pods and
+// Endpoints feed Service keys into a rate-limited queue; syncService computes the subsets from
+// the caches and writes the Endpoints only when they, its labels or its capacity annotation
+// changed. A Service that is gone takes its Endpoints with it (deleted here: Endpoints carry no
+// owner reference). kube-proxy reads EndpointSlices; Endpoints are for the clients that still
+// read them (deprecated since v1.33, still maintained).
+// mirrors pkg/controller/endpoint/endpoints_controller.go (syncService, onServiceUpdate,
+// updatePod via GetPodServiceMemberships, checkLeftoverEndpoints is not modeled).
+import { rfc3339, type Endpoints, type Pod, type Service } from '../../api/index.ts';
+import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
+import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
+import { keyOf, selectorMatches } from '../controller-utils.ts';
+import { LABEL_HEADLESS } from '../endpointslice/endpoints.ts';
+import { responseError } from '../namespace/serial.ts';
+import type { ControllerClock } from '../replicaset/controller.ts';
+import {
+  LAST_CHANGE_TRIGGER_TIME_ANNOTATION, OVER_CAPACITY_ANNOTATION, computeSubsets, truncateSubsets,
+} from './subsets.ts';
+import { TriggerTimeTracker } from './trigger-time.ts';
+
+export const ENDPOINTS_CONTROLLER_NAME = 'endpoint-controller';
+
+export interface EndpointsControllerOptions {
+  clock: ControllerClock;
+  client: RestClient;
+  services: SharedInformer<Service>;
+  pods: SharedInformer<Pod>;
+  endpoints: SharedInformer<Endpoints>;
+  recorder: EventRecorder;
+  /** ConcurrentEndpointSyncs (default 5). */
+  workers?: number;
+  onLog?: (message: string) => void;
+}
+
+export class EndpointsController {
+  readonly queue: RateLimitingQueue<string>;
+  private pool: WorkerPool | undefined;
+  private readonly triggerTimes = new TriggerTimeTracker();
+
+  constructor(private readonly o: EndpointsControllerOptions) {
+    this.queue = new RateLimitingQueue<string>(o.clock);
+    o.services.addEventHandler({
+      onAdd: (s) => this.queue.add(keyOf(s)),
+      onUpdate: (_old, s) => this.queue.add(keyOf(s)),
+      onDelete: (obj) => this.queue.add(keyOf(isTombstone(obj) ? obj.obj : obj)),
+    });
+    o.pods.addEventHandler({
+      onAdd: (p) => this.podChanged(p),
+      onUpdate: (old, p) => {
+        if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
+        this.podChanged(p, old);
+      },
+      onDelete: (obj) => this.podChanged(isTombstone(obj) ? obj.obj : obj),
+    });
+    // an Endpoints changed or deleted by someone else is put right (onEndpointsDelete)
+    o.endpoints.addEventHandler({ onDelete: (obj) => this.queue.add(keyOf(isTombstone(obj) ? obj.obj : obj)) });
+  }
+
+  start(): void {
+    this.pool ??= runWorkers(this.queue, this.o.clock, this.o.workers ?? 5, (key, done) => this.syncService(key, done),
+      (key, error) => this.o.onLog?.(`error syncing endpoints for service "${key}": ${error}`));
+  }
+
+  stop(): void {
+    this.pool?.stop();
+    this.queue.shutDown();
+  }
+
+  /** GetPodServiceMemberships: every Service whose selector matches the pod, before or after. */
+  private podChanged(pod: Pod, old?: Pod): void {
+    const ns = pod.metadata.namespace ?? '';
+    for (const svc of this.o.services.lister.listInNamespace(ns)) {
+      const selector = svc.spec.selector;
+      if (!selector) continue;
+      const matches = (p: Pod): boolean => selectorMatches({ matchLabels: selector }, p.metadata.labels);
+      if (matches(pod) || (old && matches(old))) this.queue.add(keyOf(svc));
+    }
+  }
+
+  syncService(key: string, done: (error?: string) => void): void {
+    const [namespace = '', name = ''] = key.split('/');
+    const service = this.o.services.lister.get(namespace, name);
+    const base = { group: '', resource: 'endpoints', namespace };
+    if (!service) {
+      // the Service is gone: so are its Endpoints (a missing one is fine)
+      this.triggerTimes.forget(namespace, name);
+      this.o.client.request({ verb: 'delete', ...base, name }, (res) => done(res.code === 200 || res.code === 404 ? undefined : responseError(res)));
+      return;
+    }
+    // ExternalName Services have no pods; a Service without a selector has Endpoints its user manages
+    if (service.spec.type === 'ExternalName' || !service.spec.selector) return done();
+    const selector = service.spec.selector;
+    const pods = this.o.pods.lister.listInNamespace(namespace, (p) => selectorMatches({ matchLabels: selector }, p.metadata.labels));
+    const triggerMs = this.triggerTimes.compute(namespace, service, pods);
+    const { subsets } = computeSubsets(service, pods);
+    const truncated = truncateSubsets(subsets);
+    const current = this.o.endpoints.lister.get(namespace, name);
+    const create = current === undefined;
+    const headless = !service.spec.clusterIP || service.spec.clusterIP === 'None';
+    const labels: Record<string, string> = { ...(service.metadata.labels ?? {}) };
+    if (headless) labels[LABEL_HEADLESS] = '';
+    if (!create && sameJSON(current.subsets ?? [], subsets) && sameJSON(withoutHeadless(current.metadata.labels), service.metadata.labels ?? {})
+      && (current.metadata.annotations?.[OVER_CAPACITY_ANNOTATION] === 'truncated') === truncated) {
+      return done();
+    }
+    const annotations: Record<string, string> = { ...(current?.metadata.annotations ?? {}) };
+    if (triggerMs !== 0) annotations[LAST_CHANGE_TRIGGER_TIME_ANNOTATION] = rfc3339Nano(triggerMs);
+    else delete annotations[LAST_CHANGE_TRIGGER_TIME_ANNOTATION];
+    if (truncated) annotations[OVER_CAPACITY_ANNOTATION] = 'truncated';
+    else delete annotations[OVER_CAPACITY_ANNOTATION];
+    const metadata: Endpoints['metadata'] = { ...(current?.metadata ?? {}), name, namespace };
+    // an empty map is left out, as Go's omitempty does
+    if (Object.keys(labels).length > 0) metadata.labels = labels;
+    else delete metadata.labels;
+    if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+    else delete metadata.annotations;
+    const body: Endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata, subsets };
+    const req = create ? { verb: 'create' as const, ...base, body } : { verb: 'update' as const, ...base, name, body };
+    this.o.client.request(req, (res) => {
+      if (res.code === 200 || res.code === 201) return done();
+      // the namespace is going away: nothing to do (syncService ignores that Forbidden)
+      if (create && res.code === 403 && /because it is being terminated/.test(responseError(res))) return done();
+      this.o.recorder.eventf({ ...service, apiVersion: 'v1', kind: 'Service' }, 'Warning', 'FailedToUpdateEndpoint', 'Failed to update endpoint %s/%s: %v', namespace, name, responseError(res));
+      done(responseError(res));
+    });
+  }
+}
+
+function withoutHeadless(labels: Record<string, string> | undefined): Record<string, string> {
+  const out = { ...(labels ?? {}) };
+  delete out[LABEL_HEADLESS];
+  return out;
+}
+
+function sameJSON(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** time.RFC3339Nano: whole seconds print none, else the fraction without trailing zeros. */
+function rfc3339Nano(ms: number): string {
+  const text = rfc3339(ms);
+  const fraction = ms % 1000;
+  if (fraction === 0) return text;
+  return `${text.slice(0, -1)}.${String(fraction).padStart(3, '0').replace(/0+$/, '')}Z`;
+}
