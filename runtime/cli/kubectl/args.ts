@@ -182,6 +182,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('quiet', 'bool', 'q'),
     f('no-headers', 'bool'),
   ],
+  'api-versions': [],
   'api-resources': [
     OUTPUT,
     f('namespaced', 'string'),

@@ -914,6 +914,15 @@ describe('watching (get -w, rollout status) over the transport stream', () => {
   });
 });
 
+describe('kubectl api-versions', () => {
+  it('lists the served group/versions, sorted, core v1 last', () => {
+    expect(kubectl(cluster(), 'api-versions').stdout).toBe([
+      'apps/v1', 'authentication.k8s.io/v1', 'authorization.k8s.io/v1', 'coordination.k8s.io/v1', 'discovery.k8s.io/v1',
+      'events.k8s.io/v1', 'networking.k8s.io/v1', 'policy/v1', 'rbac.authorization.k8s.io/v1', 'scheduling.k8s.io/v1', 'v1', '',
+    ].join('\n'));
+  });
+});
+
 describe('kubectl api-resources', () => {
   it('lists the registry like discovery, core group first', () => {
     const out = kubectl(cluster(), 'api-resources').stdout.split('\n');

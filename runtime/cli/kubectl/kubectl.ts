@@ -2,7 +2,7 @@
 // Parsing errors never reach the cluster; each command talks to the API server only through
 // the transport.
 import { parseArgs, flagBool } from './args.ts';
-import { runApiResources } from './commands/api-resources.ts';
+import { runApiResources, runApiVersions } from './commands/api-resources.ts';
 import { runApply, runCreateFromFiles } from './commands/apply.ts';
 import { runDescribe } from './commands/describe.ts';
 import { runGet } from './commands/get.ts';
@@ -53,6 +53,7 @@ const COMMANDS: Record<string, Command> = {
   'auth can-i': runAuthCanI,
   'auth whoami': runAuthWhoami,
   'api-resources': runApiResources,
+  'api-versions': runApiVersions,
   'set image': runSetImage,
   'rollout status': runRolloutStatus,
   'rollout history': runRolloutHistory,

@@ -1,4 +1,4 @@
-// kubectl api-resources: what discovery serves, from the kind registry.
+// kubectl api-resources and api-versions: what discovery serves, from the kind registry.
 // mirrors staging/src/k8s.io/kubectl/pkg/cmd/apiresources/apiresources.go (columns NAME SHORTNAMES
 // APIVERSION NAMESPACED KIND; groups in discovery order, names sorted within a group; -o name;
 // --namespaced; --api-group).
@@ -32,5 +32,16 @@ export function runApiResources(ctx: Ctx, done: () => void): void {
   if (!flagBool(ctx.args, 'no-headers'))
     lines.unshift(['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND'].join('\t'));
   ctx.out(alignTabs(lines.join('\n') + '\n', GET_TABWRITER));
+  done();
+}
+
+/**
+ * kubectl api-versions (apiversions.go): every group/version discovery serves, sorted as
+ * sort.Strings does; the review APIs (authentication.k8s.io, authorization.k8s.io) are served too.
+ */
+export function runApiVersions(ctx: Ctx, done: () => void): void {
+  const versions = new Set(RESOURCES.map((r) => (r.group ? `${r.group}/${r.version}` : r.version)));
+  for (const v of ['authentication.k8s.io/v1', 'authorization.k8s.io/v1']) versions.add(v);
+  ctx.out([...versions].sort().map((v) => `${v}\n`).join(''));
   done();
 }
