@@ -37,7 +37,7 @@ function info(
   group: string,
   version: string,
   namespaced: boolean,
-  extra: { shortNames?: string[]; categories?: string[]; subresources?: string[] } = {},
+  extra: { shortNames?: string[]; categories?: string[]; subresources?: string[]; verbs?: readonly string[] } = {},
 ): ResourceInfo {
   return Object.freeze({
     kind,
@@ -48,7 +48,7 @@ function info(
     namespaced,
     shortNames: Object.freeze(extra.shortNames ?? []),
     categories: Object.freeze(extra.categories ?? []),
-    verbs: STANDARD_VERBS,
+    verbs: extra.verbs ? Object.freeze([...extra.verbs]) : STANDARD_VERBS,
     subresources: Object.freeze(extra.subresources ?? []),
   });
 }
@@ -84,6 +84,8 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
     categories: ['all'],
     subresources: ['proxy', 'status'],
   }),
+  // pkg/registry/core/componentstatus: read-only, computed by the API server on each request
+  info('ComponentStatus', 'componentstatuses', '', 'v1', false, { shortNames: ['cs'], verbs: ['get', 'list'] }),
   // pkg/registry/core/endpoint/storage: short name "ep"; deprecated for EndpointSlice in v1.33
   info('Endpoints', 'endpoints', '', 'v1', true, { shortNames: ['ep'] }),
   info('ConfigMap', 'configmaps', '', 'v1', true, { shortNames: ['cm'] }),

@@ -24,6 +24,7 @@ import { parseQuery, runHealthChecks, runOneHealthCheck, type HealthCheck, type 
 import { bootstrapObjects } from './bootstrap.ts';
 import { ACCESS_REVIEW_RESOURCE, selfSubjectAccessReview } from './handlers/access-review.ts';
 import { SELF_SUBJECT_REVIEW_RESOURCE, selfSubjectReview } from './handlers/self-subject-review.ts';
+import { serveComponentStatuses, type ComponentCheck } from './handlers/component-status.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { handleGet, handleList, startWatch } from './handlers/read.ts';
 import type { Scope } from './handlers/scope.ts';
@@ -31,7 +32,7 @@ import { handleCreate, handlePatch, handleUpdate } from './handlers/write.ts';
 import { ApiMetrics } from './metrics.ts';
 import type { StrategyContext } from './registry/strategy.ts';
 import type { ApiEndpoint, ApiRequest, ApiResponse, ApiWatchHandle, ApiWatchHandlers, ResponseBody, ResponseCallback, Verb } from './request.ts';
-import { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
+import { SERVED_RESOURCES, groupResourceName, servedResource, storagePrefix } from './resources.ts';
 import { EtcdStore } from './storage/etcd-store.ts';
 import { COMPACTION_INTERVAL_MS, startCompactor } from './storage/compactor.ts';
 import { objectKey } from './storage/keys.ts';
@@ -54,6 +55,11 @@ export interface ApiServerOptions {
   auditCapacity?: number;
   /** Create the bootstrap RBAC policy, system namespaces and their default service accounts (default true). */
   bootstrap?: boolean;
+  /**
+   * The controller manager and scheduler this API server reports on in componentstatuses (its
+   * machine's, at 127.0.0.1:10257 and :10259); etcd-0 is its own etcd, checked here.
+   */
+  componentChecks?: () => ComponentCheck[];
 }
 
 const VERBS: readonly Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -74,7 +80,7 @@ const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // upstream utilrand's al
  * pkg/kubeapiserver/default_storage_factory_builder.go DefaultWatchCacheSizes (events: 0), since
  * events are many, short-lived and rarely watched.
  */
-const WATCH_CACHE_DISABLED = new Set(['/events', 'events.k8s.io/events']);
+const WATCH_CACHE_DISABLED = new Set(['/events', 'events.k8s.io/events', '/componentstatuses']);
 
 export const KUBERNETES_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0', platform: 'linux/amd64' };
 
@@ -270,8 +276,16 @@ export class ApiServer implements ApiEndpoint {
   ): void {
     const deprecation = deprecationWarning(checked.resource);
     const respond = deprecation === undefined ? answer : (code: number, body: ResponseBody, warnings?: string[]) => answer(code, body, [deprecation, ...(warnings ?? [])]);
+    if (checked.resource.group === '' && checked.resource.resource === 'componentstatuses') {
+      if (req.verb !== 'get' && req.verb !== 'list') return respond(405, methodNotAllowed(req.verb, checked.resource));
+      const etcd: ComponentCheck = {
+        name: 'etcd-0',
+        check: (done) => this.etcd.range({ key: 'health' }, (r) => done(r.ok ? { healthy: true, message: 'ok' } : { healthy: false, error: r.error.message }), { timeoutMs: 2000 }),
+      };
+      return serveComponentStatuses([...(this.options.componentChecks?.() ?? []), etcd], req.verb === 'get' ? req.name ?? '' : undefined, (code, body) => respond(code, body as ResponseBody));
+    }
     if (checked.resource === ACCESS_REVIEW_RESOURCE || checked.resource === SELF_SUBJECT_REVIEW_RESOURCE) {
-      if (req.verb !== 'create') return respond(405, methodNotAllowed(req.verb));
+      if (req.verb !== 'create') return respond(405, methodNotAllowed(req.verb, checked.resource));
       const review = checked.resource === ACCESS_REVIEW_RESOURCE
         ? selfSubjectAccessReview(req.body, checked.user, this.authorizer)
         : selfSubjectReview(checked.user);
@@ -543,10 +557,13 @@ export class ApiServer implements ApiEndpoint {
 
 /**
  * The warning every request to a deprecated resource gets (the deprecation filter's Warning
- * header): core/v1 Endpoints since v1.33 (KEP-4974).
+ * header): core/v1 Endpoints since v1.33 (KEP-4974), ComponentStatus since v1.19.
  */
 function deprecationWarning(resource: ResourceInfo): string | undefined {
-  return resource.group === '' && resource.resource === 'endpoints' ? 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' : undefined;
+  if (resource.group !== '') return undefined;
+  if (resource.resource === 'endpoints') return 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
+  if (resource.resource === 'componentstatuses') return 'v1 ComponentStatus is deprecated in v1.19+';
+  return undefined;
 }
 
 /** "/readyz?verbose&exclude=etcd" -> ["/readyz", its query]. */
@@ -590,8 +607,9 @@ function forbiddenText(a: Attributes, reason: string): string {
 }
 
 /** 405 for a verb a virtual resource does not support (only create for access reviews). */
-function methodNotAllowed(verb: string): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${verb} is not supported on resources of kind "selfsubjectaccessreviews.authorization.k8s.io"`, reason: 'MethodNotAllowed', details: {}, code: 405 };
+/** NewMethodNotSupported: a verb the resource's storage does not implement. */
+function methodNotAllowed(verb: string, resource: ResourceInfo): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${verb} is not supported on resources of kind "${groupResourceName(resource)}"`, reason: 'MethodNotAllowed', details: {}, code: 405 };
 }
 
 /** The 404 of an unknown path: "the server could not find the requested resource". */

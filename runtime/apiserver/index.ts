@@ -29,6 +29,7 @@ export {
   type ApiServerReplica, type ApiServerReplicaOptions, type ApiWireMessage, type WireRequest,
 } from './server.ts';
 export { startLoadBalancer, type LoadBalancer, type LoadBalancerOptions } from './load-balancer.ts';
+export type { ComponentCheck } from './handlers/component-status.ts';
 export { COMPACTION_INTERVAL_MS, COMPACT_REV_KEY, compactOnce, startCompactor } from './storage/compactor.ts';
 export {
   rangeAllocationStorage, SERVICE_NODE_PORTS_KEY, type RangeAllocation, type RangeAllocationStorage, type RangeChange, type RangeSnapshot,

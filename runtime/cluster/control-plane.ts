@@ -7,7 +7,7 @@ import { createEtcdCluster, type EtcdClient, type EtcdCluster } from '../etcd/in
 import { rfc3339 } from '../api/index.ts';
 import {
   DEFAULT_ADMISSION_PLUGINS, rangeAllocationStorage, SERVICE_NODE_PORTS_KEY, startApiServerReplica, startBootstrapController, startLoadBalancer,
-  type ApiServer, type ApiServerReplica, type LoadBalancer,
+  type ApiServer, type ApiServerReplica, type ComponentCheck, type LoadBalancer,
 } from '../apiserver/index.ts';
 import { DEFAULT_NODE_PORT_RANGE, ServiceIpRange } from '../network/index.ts';
 import { serviceAllocation } from './service-allocation.ts';
@@ -65,6 +65,20 @@ function serviceAllocationOf(kernel: Kernel, name: string, incarnation: () => { 
 }
 
 /**
+ * componentstatuses' servers to validate (GetServersToValidate): this machine's controller manager
+ * and scheduler at their secure ports on 127.0.0.1, answering "ok" while their process runs.
+ */
+function localComponentChecks(kernel: Kernel, machine: string): ComponentCheck[] {
+  const local = (name: string, process: string, port: number): ComponentCheck => ({
+    name,
+    check: (done) => done(kernel.process(process)?.up
+      ? { healthy: true, message: 'ok' }
+      : { healthy: false, error: `Get "https://127.0.0.1:${port}/healthz": dial tcp 127.0.0.1:${port}: connect: connection refused` }),
+  });
+  return [local('controller-manager', `kube-controller-manager-${machine}`, 10257), local('scheduler', `kube-scheduler-${machine}`, 10259)];
+}
+
+/**
  * The administrator's client certificate, as in kubeadm's admin.conf since v1.29: the group
  * kubeadm:cluster-admins, which the kubeadm:cluster-admins ClusterRoleBinding grants cluster-admin,
  * so RBAC decides for it like for anyone else (and deleting that binding locks it out).
@@ -118,6 +132,7 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
     const replica = startApiServerReplica(kernel, {
       name,
       admissionPlugins: [...DEFAULT_ADMISSION_PLUGINS, serviceAllocationOf(kernel, name, () => incarnation)],
+      componentChecks: () => localComponentChecks(kernel, m.name),
       etcdClient: (ctx: ProcessContext) => {
         const clientName = `${name}/etcd-client-${ctx.incarnation}`;
         etcdClientOf.set(name, clientName);

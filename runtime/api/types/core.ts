@@ -484,6 +484,21 @@ export interface Service extends KubeObject {
   status?: ServiceStatus;
 }
 
+/** core/v1 ComponentCondition: type Healthy, True or False, with the check's message or error. */
+export interface ComponentCondition {
+  type: 'Healthy';
+  status: 'True' | 'False' | 'Unknown';
+  message?: string;
+  error?: string;
+}
+
+/** core/v1 ComponentStatus (deprecated since v1.19): one control-plane component's health. */
+export interface ComponentStatus extends KubeObject {
+  apiVersion?: 'v1';
+  kind?: 'ComponentStatus';
+  conditions?: ComponentCondition[];
+}
+
 /** core/v1 EndpointAddress (staging/src/k8s.io/api/core/v1/types.go). */
 export interface EndpointAddress {
   ip: string;

@@ -9,6 +9,7 @@ import type {
   Event as EventsV1Event,
   DaemonSet,
   Deployment,
+  ComponentStatus,
   EndpointSlice,
   Endpoints,
   KubeObject,
@@ -310,6 +311,13 @@ export function formatEndpoints(ep: Endpoints): string {
   return more ? `${list.join(',')} + ${count - max} more...` : list.join(',');
 }
 
+/** printComponentStatus: the Healthy condition's verdict, message and error. */
+const componentStatusTable = table<ComponentStatus>(['NAME', 'STATUS', 'MESSAGE', 'ERROR'], [], (cs) => {
+  const healthy = cs.conditions?.find((c) => c.type === 'Healthy');
+  const status = healthy === undefined ? 'Unknown' : healthy.status === 'True' ? 'Healthy' : 'Unhealthy';
+  return [nameOf(cs), status, healthy?.message ?? '', healthy?.error ?? ''];
+});
+
 const endpointsTable = table<Endpoints>(['NAME', 'ENDPOINTS', 'AGE'], [], (ep, nowMs) => [nameOf(ep), formatEndpoints(ep), age(ep, nowMs)]);
 
 // ---------------------------------------------------------------- events
@@ -513,6 +521,7 @@ export const KIND_TABLES: Readonly<Record<string, KindTable>> = {
   Service: serviceTable,
   EndpointSlice: endpointSliceTable,
   Endpoints: endpointsTable,
+  ComponentStatus: componentStatusTable,
   Event: eventTable,
   Namespace: namespaceTable,
   Lease: leaseTable,
