@@ -30,6 +30,11 @@ describe('Endpoints', { timeout: 120_000 }, () => {
     await c.advance(20_000);
     expect((await get()).subsets![0]!.addresses).toHaveLength(5);
     expect((await c.kubectl('get endpoints web')).stdout).toMatch(/ \+ 2 more\.\.\.\s/);
+    // no update went out on a cache that had not seen the previous write (staleEndpointsTracker);
+    // a create racing the informer can still meet AlreadyExists, as upstream's can
+    expect((await c.kubectl('get events -A')).stdout).not.toMatch(/FailedToUpdateEndpoint/);
+    const described = (await c.kubectl('describe endpoints web')).stdout;
+    expect(described).toMatch(/^Subsets:\n  Addresses:          10\.244\.[\d.,]+\n  NotReadyAddresses:  <none>\n  Ports:\n    Name     Port  Protocol\n    ----     ----  --------\n    <unset>  80    TCP\n\nEvents:  <none>\n$/m);
 
     // a Service without a selector: its Endpoints are the user's, the controller leaves them be
     await c.kubectl('create service clusterip manual --tcp=80:80');

@@ -2,8 +2,9 @@
 // ready (and not ready) addresses of the pods it selects. Informers on Services, Pods and
 // Endpoints feed Service keys into a rate-limited queue; syncService computes the subsets from
 // the caches and writes the Endpoints only when they, its labels or its capacity annotation
-// changed. A Service that is gone takes its Endpoints with it (deleted here: Endpoints carry no
-// owner reference). kube-proxy reads EndpointSlices; Endpoints are for the clients that still
+// changed, and never on a cached copy older than its own last write (staleEndpointsTracker); a
+// failed write is a FailedToCreateEndpoint / FailedToUpdateEndpoint event on the Endpoints. A
+// Service that is gone takes its Endpoints with it (deleted here: Endpoints carry no owner reference). kube-proxy reads EndpointSlices; Endpoints are for the clients that still
 // read them (deprecated since v1.33, still maintained).
 // mirrors pkg/controller/endpoint/endpoints_controller.go (syncService, onServiceUpdate,
 // updatePod via GetPodServiceMemberships, checkLeftoverEndpoints is not modeled).
@@ -37,6 +38,11 @@ export class EndpointsController {
   readonly queue: RateLimitingQueue<string>;
   private pool: WorkerPool | undefined;
   private readonly triggerTimes = new TriggerTimeTracker();
+  /**
+   * staleEndpointsTracker: the resourceVersion each Endpoints had before our last write to it. The
+   * cache showing that version again has not caught up with our write, so nothing is decided on it.
+   */
+  private readonly staleVersions = new Map<string, string>();
 
   constructor(private readonly o: EndpointsControllerOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
@@ -85,6 +91,7 @@ export class EndpointsController {
     if (!service) {
       // the Service is gone: so are its Endpoints (a missing one is fine)
       this.triggerTimes.forget(namespace, name);
+      this.staleVersions.delete(key);
       this.o.client.request({ verb: 'delete', ...base, name }, (res) => done(res.code === 200 || res.code === 404 ? undefined : responseError(res)));
       return;
     }
@@ -96,6 +103,9 @@ export class EndpointsController {
     const { subsets } = computeSubsets(service, pods);
     const truncated = truncateSubsets(subsets);
     const current = this.o.endpoints.lister.get(namespace, name);
+    if (current && this.staleVersions.get(key) === (current.metadata.resourceVersion ?? '')) {
+      return done(`endpoints informer cache is out of date, resource version ${current.metadata.resourceVersion ?? ''} already processed for endpoints ${key}`);
+    }
     const create = current === undefined;
     const headless = !service.spec.clusterIP || service.spec.clusterIP === 'None';
     const labels: Record<string, string> = { ...(service.metadata.labels ?? {}) };
@@ -118,10 +128,16 @@ export class EndpointsController {
     const body: Endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata, subsets };
     const req = create ? { verb: 'create' as const, ...base, body } : { verb: 'update' as const, ...base, name, body };
     this.o.client.request(req, (res) => {
-      if (res.code === 200 || res.code === 201) return done();
+      if (res.code === 200 || res.code === 201) {
+        const written = res.body as Endpoints;
+        if (written.metadata.resourceVersion !== (current?.metadata.resourceVersion ?? '')) this.staleVersions.set(key, current?.metadata.resourceVersion ?? '');
+        return done();
+      }
       // the namespace is going away: nothing to do (syncService ignores that Forbidden)
       if (create && res.code === 403 && /because it is being terminated/.test(responseError(res))) return done();
-      this.o.recorder.eventf({ ...service, apiVersion: 'v1', kind: 'Service' }, 'Warning', 'FailedToUpdateEndpoint', 'Failed to update endpoint %s/%s: %v', namespace, name, responseError(res));
+      // recorded on the Endpoints, not the Service (newEndpoints in syncService)
+      const [reason, verb] = create ? ['FailedToCreateEndpoint', 'create endpoint for service'] : ['FailedToUpdateEndpoint', 'update endpoint'];
+      this.o.recorder.eventf(body, 'Warning', reason, `Failed to ${verb} %s/%s: %v`, namespace, name, responseError(res));
       done(responseError(res));
     });
   }

@@ -15,6 +15,7 @@ import type {
   ResourceInfo,
   ResourceQuota,
   Service,
+  Endpoints,
 } from '../../../api/index.ts';
 import { lookupResource } from '../../../api/index.ts';
 import type { Ctx } from '../context.ts';
@@ -27,6 +28,7 @@ import {
   describeNode,
   describeReplicaSet,
   describeService,
+  describeEndpoints,
   type Related,
 } from '../describe/others.ts';
 import { describePodDisruptionBudget } from '../describe/pdb.ts';
@@ -55,6 +57,8 @@ export function describeObject(
       return describeDaemonSet(obj as DaemonSet, related, nowMs);
     case 'Service':
       return describeService(obj as Service, related, nowMs);
+    case 'Endpoints':
+      return describeEndpoints(obj as Endpoints, related, nowMs);
     case 'Node':
       return describeNode(obj as Node, related, nowMs);
     case 'Namespace':

@@ -6,6 +6,7 @@ import type {
   DaemonSet,
   Deployment,
   EndpointSlice,
+  Endpoints,
   KubeObject,
   Lease,
   LimitRange,
@@ -23,6 +24,7 @@ import { writeNamespaceLimitRanges, writeNamespaceQuotas } from './quota.ts';
 import {
   LEVEL_0,
   LEVEL_1,
+  LEVEL_2,
   PrefixWriter,
   rfc1123z,
   since,
@@ -333,6 +335,30 @@ export function describeNode(node: Node, related: Related, nowMs: number): strin
 }
 
 /** GenericDescriber: name, namespace, labels, annotations and events for kinds without a describer. */
+/** describeEndpoints: each subset's ready and not-ready IPs and its ports. */
+export function describeEndpoints(ep: Endpoints, related: Related, nowMs: number): string {
+  const w = new PrefixWriter();
+  header(w, ep, true);
+  writeLabels(w, 'Labels', ep.metadata.labels);
+  writeAnnotations(w, 'Annotations', ep.metadata.annotations);
+  w.write(LEVEL_0, 'Subsets:\n');
+  for (const ss of ep.subsets ?? []) {
+    const ready = (ss.addresses ?? []).map((a) => a.ip).join(',');
+    const notReady = (ss.notReadyAddresses ?? []).map((a) => a.ip).join(',');
+    w.write(LEVEL_1, `Addresses:\t${ready || '<none>'}\n`);
+    w.write(LEVEL_1, `NotReadyAddresses:\t${notReady || '<none>'}\n`);
+    if ((ss.ports ?? []).length > 0) {
+      w.write(LEVEL_1, 'Ports:\n');
+      w.write(LEVEL_2, 'Name\tPort\tProtocol\n');
+      w.write(LEVEL_2, '----\t----\t--------\n');
+      for (const p of ss.ports!) w.write(LEVEL_2, `${p.name || '<unset>'}\t${p.port}\t${p.protocol ?? ''}\n`);
+    }
+    w.write(LEVEL_0, '\n');
+  }
+  writeEvents(w, related.events, nowMs);
+  return w.toString();
+}
+
 export function describeGeneric(
   obj: KubeObject,
   namespaced: boolean,
