@@ -22,7 +22,7 @@ import { RbacAuthorizer, type RbacLister } from './authz/rbac/authorizer.ts';
 import { PrivilegedGroupsAuthorizer, UnionAuthorizer } from './authz/union.ts';
 import { parseQuery, runHealthChecks, runOneHealthCheck, type HealthCheck, type HealthQuery } from './health.ts';
 import { bootstrapObjects } from './bootstrap.ts';
-import { ACCESS_REVIEW_RESOURCE, selfSubjectAccessReview } from './handlers/access-review.ts';
+import { ACCESS_REVIEW_RESOURCE, RULES_REVIEW_RESOURCE, selfSubjectAccessReview, selfSubjectRulesReview } from './handlers/access-review.ts';
 import { SELF_SUBJECT_REVIEW_RESOURCE, selfSubjectReview } from './handlers/self-subject-review.ts';
 import { serveComponentStatuses, type ComponentCheck } from './handlers/component-status.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
@@ -284,11 +284,13 @@ export class ApiServer implements ApiEndpoint {
       };
       return serveComponentStatuses([...(this.options.componentChecks?.() ?? []), etcd], req.verb === 'get' ? req.name ?? '' : undefined, (code, body) => respond(code, body as ResponseBody));
     }
-    if (checked.resource === ACCESS_REVIEW_RESOURCE || checked.resource === SELF_SUBJECT_REVIEW_RESOURCE) {
+    if (checked.resource === ACCESS_REVIEW_RESOURCE || checked.resource === RULES_REVIEW_RESOURCE || checked.resource === SELF_SUBJECT_REVIEW_RESOURCE) {
       if (req.verb !== 'create') return respond(405, methodNotAllowed(req.verb, checked.resource));
       const review = checked.resource === ACCESS_REVIEW_RESOURCE
         ? selfSubjectAccessReview(req.body, checked.user, this.authorizer)
-        : selfSubjectReview(checked.user);
+        : checked.resource === RULES_REVIEW_RESOURCE
+          ? selfSubjectRulesReview(req.body, checked.user, this.authorizer)
+          : selfSubjectReview(checked.user);
       return respond(review.code, review.body);
     }
     const scope = this.scope(req, checked.resource, checked.user, audit, respond);
@@ -574,7 +576,7 @@ function splitQuery(pathWithQuery: string): [string, HealthQuery] {
 
 /** The review resources: answered at once from the request's user, never stored. */
 function reviewResource(group: string, resource: string | undefined): ResourceInfo | undefined {
-  for (const r of [ACCESS_REVIEW_RESOURCE, SELF_SUBJECT_REVIEW_RESOURCE]) if (r.group === group && r.resource === resource) return r;
+  for (const r of [ACCESS_REVIEW_RESOURCE, RULES_REVIEW_RESOURCE, SELF_SUBJECT_REVIEW_RESOURCE]) if (r.group === group && r.resource === resource) return r;
   return undefined;
 }
 

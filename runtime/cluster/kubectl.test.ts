@@ -168,6 +168,17 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
     expect(await cluster.kubectl('auth can-i delete pods -n kube-system')).toEqual({ stdout: 'yes\n', stderr: '', exitCode: 0 });
     // a group grants it: system:masters may do anything
     expect((await cluster.kubectl('auth can-i delete pods -n kube-system --as jane --as-group system:masters')).stdout).toBe('yes\n');
+    // --list: a SelfSubjectRulesReview, printed as cani.go does
+    const listed = (await cluster.kubectl('auth can-i --list')).stdout.split('\n');
+    expect(listed.slice(0, 6)).toEqual([
+      'Resources                                       Non-Resource URLs   Resource Names   Verbs',
+      '*.*                                             []                  []               [*]',
+      '                                                [*]                 []               [*]',
+      'selfsubjectreviews.authentication.k8s.io        []                  []               [create]',
+      'selfsubjectaccessreviews.authorization.k8s.io   []                  []               [create]',
+      'selfsubjectrulesreviews.authorization.k8s.io    []                  []               [create]',
+    ]);
+    expect((await cluster.kubectl('auth can-i --list --as jane')).stdout).not.toContain('*.*');
   });
 
   it('admin.conf is kubeadm:cluster-admins, which RBAC grants through a binding kubeadm init made', async () => {

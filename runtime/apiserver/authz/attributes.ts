@@ -26,6 +26,30 @@ export interface AuthorizationResult {
   reason: string;
 }
 
+/** A ResourceRuleInfo or NonResourceRuleInfo (authorizer/interfaces.go), as SelfSubjectRulesReview lists them. */
+export interface ResourceRuleInfo {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames?: string[];
+}
+
+export interface NonResourceRuleInfo {
+  verbs: string[];
+  nonResourceURLs: string[];
+}
+
+/** authorizer.RuleResolver's answer: what the user may do in a namespace. */
+export interface UserRules {
+  resourceRules: ResourceRuleInfo[];
+  nonResourceRules: NonResourceRuleInfo[];
+  /** True when some rule could not be read (a binding to a missing role). */
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
 export interface Authorizer {
   authorize(attributes: Attributes): AuthorizationResult;
+  /** authorizer.RuleResolver.RulesFor, for authorizers that can list what they allow. */
+  rulesFor?(user: UserInfo, namespace: string): UserRules;
 }

@@ -35,3 +35,21 @@ describe('UnionAuthorizer', () => {
     expect(u.authorize(attrs(['devs']))).toEqual({ decision: 'NoOpinion', reason: 'a\nb' });
   });
 });
+
+describe('rulesFor (RuleResolver)', () => {
+  it('system:masters may do everything; the union lists every authorizer\'s rules in order and says when one was incomplete', () => {
+    const masters = { name: 'a', groups: ['system:masters'] };
+    expect(new PrivilegedGroupsAuthorizer().rulesFor(masters)).toEqual({
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false,
+    });
+    const rbacLike: Authorizer = {
+      authorize: () => ({ decision: 'NoOpinion', reason: '' }),
+      rulesFor: () => ({ resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], nonResourceRules: [], incomplete: true, evaluationError: 'clusterrole.rbac.authorization.k8s.io "gone" not found' }),
+    };
+    const u = new UnionAuthorizer([new PrivilegedGroupsAuthorizer(), rbacLike, fixed({ decision: 'NoOpinion', reason: '' })]);
+    expect(u.rulesFor({ name: 'jane', groups: ['system:authenticated'] }, 'default')).toEqual({
+      resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], nonResourceRules: [], incomplete: true,
+      evaluationError: 'clusterrole.rbac.authorization.k8s.io "gone" not found',
+    });
+  });
+});

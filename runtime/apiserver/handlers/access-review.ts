@@ -40,3 +40,26 @@ export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorize
     body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: {}, spec, status } as unknown as KubeObject,
   };
 }
+
+export const RULES_REVIEW_RESOURCE: ResourceInfo = Object.freeze({
+  kind: 'SelfSubjectRulesReview', resource: 'selfsubjectrulesreviews', singular: 'selfsubjectrulesreview',
+  group: 'authorization.k8s.io', version: 'v1', namespaced: false, shortNames: Object.freeze([]),
+  categories: Object.freeze([]), verbs: Object.freeze(['create']), subresources: Object.freeze([]),
+});
+
+/**
+ * POST selfsubjectrulesreviews (kubectl auth can-i --list): what the requesting user may do in
+ * spec.namespace, as the authorizers' RulesFor lists it. mirrors
+ * pkg/registry/authorization/selfsubjectrulesreview/rest.go.
+ */
+export function selfSubjectRulesReview(body: unknown, user: UserInfo, authorizer: Authorizer): { code: number; body: KubeObject | Status } {
+  const namespace = (body as { spec?: { namespace?: unknown } } | undefined)?.spec?.namespace;
+  if (typeof namespace !== 'string' || namespace === '') return { code: 400, body: newBadRequest('no namespace on request') };
+  const rules = authorizer.rulesFor?.(user, namespace) ?? { resourceRules: [], nonResourceRules: [], incomplete: false };
+  const status: Record<string, unknown> = { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete };
+  if (rules.evaluationError) status.evaluationError = rules.evaluationError;
+  return {
+    code: 201,
+    body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', metadata: { creationTimestamp: null }, spec: { namespace }, status } as unknown as KubeObject,
+  };
+}

@@ -5,7 +5,7 @@
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from '../../../api/index.ts';
 import { aggregateText } from '../../../api/index.ts';
 import { splitServiceAccountUsername, type UserInfo } from '../../authn/user.ts';
-import type { Attributes, AuthorizationResult, Authorizer } from '../attributes.ts';
+import type { Attributes, AuthorizationResult, Authorizer, UserRules } from '../attributes.ts';
 import { ruleAllows } from './rule.ts';
 
 /** Read access to the RBAC objects (the replica's watch cache). */
@@ -85,7 +85,7 @@ export class RbacAuthorizer implements Authorizer {
   private visit(a: Attributes, errors: string[]): string | undefined {
     const userKey = `${a.user.name}\n${a.user.groups.join('\n')}`;
     for (const { binding: b, subject } of this.applying(this.lister.clusterRoleBindings(), a.user, userKey, '')) {
-      const rules = this.rulesFor(b.roleRef, '', errors);
+      const rules = this.rulesOf(b.roleRef, '', errors);
       if (rules.some((r) => ruleAllows(a, r))) {
         return `ClusterRoleBinding ${q(b.metadata.name)} of ${b.roleRef.kind} ${q(b.roleRef.name)} to ${describeSubject(subject, '')}`;
       }
@@ -93,7 +93,7 @@ export class RbacAuthorizer implements Authorizer {
     const ns = a.namespace ?? '';
     if (ns === '') return undefined;
     for (const { binding: b, subject } of this.applying(this.lister.roleBindings(ns), a.user, userKey, ns)) {
-      const rules = this.rulesFor(b.roleRef, ns, errors);
+      const rules = this.rulesOf(b.roleRef, ns, errors);
       if (rules.some((r) => ruleAllows(a, r))) {
         return `RoleBinding ${q(`${b.metadata.name}/${ns}`)} of ${b.roleRef.kind} ${q(b.roleRef.name)} to ${describeSubject(subject, ns)}`;
       }
@@ -118,7 +118,30 @@ export class RbacAuthorizer implements Authorizer {
     return found;
   }
 
-  private rulesFor(ref: { kind: string; name: string }, namespace: string, errors: string[]): PolicyRule[] {
+  /**
+   * RulesFor (rbac.go): every rule of the roles bound to the user, cluster-wide then in the
+   * namespace; a rule with resources is a resource rule, one with URLs a non-resource rule.
+   */
+  rulesFor(user: UserInfo, namespace: string): UserRules {
+    const errors: string[] = [];
+    const userKey = `${user.name}\n${user.groups.join('\n')}`;
+    const policy: PolicyRule[] = [];
+    for (const { binding } of this.applying(this.lister.clusterRoleBindings(), user, userKey, '')) policy.push(...this.rulesOf(binding.roleRef, '', errors));
+    if (namespace !== '') {
+      for (const { binding } of this.applying(this.lister.roleBindings(namespace), user, userKey, namespace)) policy.push(...this.rulesOf(binding.roleRef, namespace, errors));
+    }
+    const out: UserRules = { resourceRules: [], nonResourceRules: [], incomplete: errors.length > 0 };
+    if (errors.length > 0) out.evaluationError = aggregateText(errors);
+    for (const r of policy) {
+      if ((r.resources ?? []).length > 0) {
+        out.resourceRules.push({ verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...r.resources!], ...(r.resourceNames?.length ? { resourceNames: [...r.resourceNames] } : {}) });
+      }
+      if ((r.nonResourceURLs ?? []).length > 0) out.nonResourceRules.push({ verbs: [...r.verbs], nonResourceURLs: [...r.nonResourceURLs!] });
+    }
+    return out;
+  }
+
+  private rulesOf(ref: { kind: string; name: string }, namespace: string, errors: string[]): PolicyRule[] {
     if (ref.kind === 'ClusterRole') {
       const role = this.lister.clusterRole(ref.name);
       if (!role) errors.push(`clusterrole.rbac.authorization.k8s.io ${q(ref.name)} not found`);

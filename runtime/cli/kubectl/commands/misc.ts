@@ -16,6 +16,7 @@ import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import type { ObjectList } from '../transport.ts';
 import { createObject } from './apply.ts';
+import { runAuthCanIList } from './auth-can-i-list.ts';
 
 // ---------------------------------------------------------------- logs
 
@@ -122,6 +123,7 @@ function logsOfPod(ctx: Ctx, podName: string, second: string | undefined, done: 
 const SSAR = { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews' };
 
 export function runAuthCanI(ctx: Ctx, done: () => void): void {
+  if (flagBool(ctx.args, 'list')) return runAuthCanIList(ctx, done);
   const [verb, target, nameArg] = ctx.args.positionals;
   if (verb === undefined || target === undefined) {
     ctx.error(
