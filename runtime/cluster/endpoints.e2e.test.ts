@@ -19,7 +19,10 @@ describe('Endpoints', { timeout: 120_000 }, () => {
     expect(listed.stdout).toMatch(/^NAME\s+ENDPOINTS\s+AGE\nweb\s+10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80\s+\d+s\n$/);
     const ep = await get();
     expect(ep.metadata.labels).toEqual({ app: 'web' });
-    expect(ep.metadata.annotations?.['endpoints.kubernetes.io/last-change-trigger-time']).toMatch(/^2026-01-01T00:00:\d\dZ$/);
+    // written with the trigger time, unless the last write retried one the cache refused (then
+    // nothing new triggered it and upstream clears it too): trigger-time.test.ts checks the values
+    const trigger = ep.metadata.annotations?.['endpoints.kubernetes.io/last-change-trigger-time'];
+    if (trigger !== undefined) expect(trigger).toMatch(/^2026-01-01T00:00:\d\dZ$/);
     expect(ep.subsets).toHaveLength(1);
     expect(ep.subsets![0]!.ports).toEqual([{ port: 80, protocol: 'TCP' }]);
     const pods = JSON.parse((await c.kubectl('get pods -l app=web -o json')).stdout) as { items: { metadata: { name: string }; status: { podIP: string } }[] };
@@ -37,11 +40,23 @@ describe('Endpoints', { timeout: 120_000 }, () => {
     expect(described).toMatch(/^Subsets:\n  Addresses:          10\.244\.[\d.,]+\n  NotReadyAddresses:  <none>\n  Ports:\n    Name     Port  Protocol\n    ----     ----  --------\n    <unset>  80    TCP\n\nEvents:  <none>\n$/m);
 
     // a Service without a selector: its Endpoints are the user's, the controller leaves them be
-    await c.kubectl('create service clusterip manual --tcp=80:80');
-    await c.kubectl('apply -f -', { stdin: 'apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: manual\nsubsets:\n- addresses:\n  - ip: 10.1.2.3\n  ports:\n  - port: 80\n' });
-    await c.kubectl('patch service manual --type=json -p [{"op":"remove","path":"/spec/selector"}]');
+    const manual = await c.kubectl('apply -f -', { stdin: [
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: manual\nspec:\n  ports:\n  - port: 80',
+      'apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: manual\nsubsets:\n- addresses:\n  - ip: 10.1.2.3\n  ports:\n  - port: 80',
+    ].join('\n---\n') });
+    expect(manual.stdout).toBe('service/manual created\nendpoints/manual created\n');
     await c.advance(5_000);
     expect((await c.kubectl('get endpoints manual')).stdout).toMatch(/manual\s+10\.1\.2\.3:80\s/);
+    // ... which the mirroring controller copies into an EndpointSlice, the one kube-proxy reads
+    const mirrored = JSON.parse((await c.kubectl('get endpointslices -l kubernetes.io/service-name=manual -o json')).stdout) as { items: { metadata: { labels: Record<string, string> }; endpoints: { addresses: string[] }[]; ports: { port: number }[] }[] };
+    expect(mirrored.items.map((s) => [s.metadata.labels['endpointslice.kubernetes.io/managed-by'], s.endpoints.map((e) => e.addresses[0]), s.ports.map((p) => p.port)]))
+      .toEqual([['endpointslicemirroring-controller.k8s.io', ['10.1.2.3'], [80]]]);
+    // kube-proxy now has a rule for it: the request is sent on to 10.1.2.3
+    const manualIP = (JSON.parse((await c.kubectl('get service manual -o json')).stdout) as { spec: { clusterIP: string } }).spec.clusterIP;
+    expect(JSON.stringify(c.internals.components.network.sendRequest('worker-1', `${manualIP}:80`))).toContain('10.1.2.3:80');
+    await c.kubectl('delete endpoints manual');
+    await c.advance(5_000);
+    expect((await c.kubectl('get endpointslices -l kubernetes.io/service-name=manual')).stderr).toBe('No resources found in default namespace.\n');
 
     await c.kubectl('delete service web');
     await c.advance(5_000);

@@ -15,6 +15,7 @@ import { ReplicaSetController } from './replicaset/controller.ts';
 import type { ReplicaSetReconciler } from './replicaset/types.ts';
 import { startEndpointsController } from './endpoint/start.ts';
 import { startEndpointSliceController } from './endpointslice/start.ts';
+import { startEndpointSliceMirroringController } from './endpointslicemirroring/start.ts';
 import { startGarbageCollector } from './garbagecollector/start.ts';
 import type { HostedController, HostedControllerDeps } from './namespace/hosted.ts';
 import { startNamespaceController } from './namespace/start.ts';
@@ -25,7 +26,7 @@ import { startHostedNodeLifecycleController } from './nodelifecycle/start.ts';
 import { startResourceQuotaController } from './resourcequota/start.ts';
 import { startDisruptionController } from './disruption/start.ts';
 
-export type ControllerName = 'replicaset' | 'deployment' | 'endpoint' | 'endpointslice' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle' | 'resourcequota' | 'disruption';
+export type ControllerName = 'replicaset' | 'deployment' | 'endpoint' | 'endpointslice' | 'endpointslicemirroring' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle' | 'resourcequota' | 'disruption';
 
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
@@ -49,12 +50,12 @@ const LEASE = { namespace: 'kube-system', name: 'kube-controller-manager' };
 /** The service account each controller acts as (--use-service-account-credentials). */
 export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   replicaset: 'replicaset-controller', deployment: 'deployment-controller', endpoint: 'endpoint-controller',
-  endpointslice: 'endpointslice-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
+  endpointslice: 'endpointslice-controller', endpointslicemirroring: 'endpointslicemirroring-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
   serviceaccount: 'service-account-controller', daemonset: 'daemon-set-controller', podgc: 'pod-garbage-collector',
   nodelifecycle: 'node-controller', resourcequota: 'resourcequota-controller', disruption: 'disruption-controller',
 };
 /** Every controller this manager can run, in start order. */
-export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpoint', 'endpointslice', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle', 'resourcequota', 'disruption'];
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpoint', 'endpointslice', 'endpointslicemirroring', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle', 'resourcequota', 'disruption'];
 
 /**
  * The clients a manager incarnation builds, each with a bucket of its own, as controllermanager.go
@@ -70,7 +71,7 @@ export function controllerManagerClientSuffixes(controllers: readonly Controller
 }
 
 const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => HostedController>> = {
-  endpoint: startEndpointsController, endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
+  endpoint: startEndpointsController, endpointslicemirroring: startEndpointSliceMirroringController, endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
   serviceaccount: startServiceAccountController, daemonset: startDaemonSetController, podgc: startPodGCController,
   nodelifecycle: startHostedNodeLifecycleController, resourcequota: startResourceQuotaController,
 };

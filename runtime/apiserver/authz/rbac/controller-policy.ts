@@ -58,6 +58,15 @@ export const CONTROLLER_ROLES: { name: string; rules: PolicyRule[] }[] = [
     ],
   },
   {
+    name: `${PREFIX}endpointslicemirroring-controller`,
+    rules: [
+      r(['get', 'list', 'watch'], [''], ['services', 'endpoints']),
+      r(['update'], [''], ['endpoints/finalizers']),
+      r(['create', 'delete', 'get', 'list', 'update'], ['discovery.k8s.io'], ['endpointslices']),
+      events(),
+    ],
+  },
+  {
     name: `${PREFIX}endpointslice-controller`,
     rules: [
       r(['get', 'list', 'watch'], [''], ['pods', 'services']),
