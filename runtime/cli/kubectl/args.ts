@@ -94,6 +94,11 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('selector', 'string'),
     f('min-available', 'string'),
     f('max-unavailable', 'string'),
+    // create service clusterip|nodeport|loadbalancer|externalname
+    f('tcp', 'strings'),
+    f('clusterip', 'string'),
+    f('node-port', 'int'),
+    f('external-name', 'string'),
   ],
   delete: [
     FILENAME,

@@ -17,6 +17,7 @@ import { gvr } from '../context.ts';
 import type { ObjectList } from '../transport.ts';
 import { createObject } from './apply.ts';
 import { runAuthCanIList } from './auth-can-i-list.ts';
+import { runCreateService } from './create-service.ts';
 
 // ---------------------------------------------------------------- logs
 
@@ -169,6 +170,7 @@ export function runAuthCanI(ctx: Ctx, done: () => void): void {
 // ---------------------------------------------------------------- create <kind> <name>
 
 export function runCreateGenerator(ctx: Ctx, done: () => void): void {
+  if (ctx.args.positionals[0] === 'service' || ctx.args.positionals[0] === 'svc') return runCreateService(ctx, done);
   const [what, name] = ctx.args.positionals;
   const info = lookupResource(what ?? '');
   if (!info || name === undefined) {
