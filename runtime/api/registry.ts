@@ -113,6 +113,10 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
     subresources: ['status'],
   }),
   info('ControllerRevision', 'controllerrevisions', 'apps', 'v1', true),
+  // the reviews: answered from the request's user, never stored (create only)
+  info('SelfSubjectReview', 'selfsubjectreviews', 'authentication.k8s.io', 'v1', false, { verbs: ['create'] }),
+  info('SelfSubjectAccessReview', 'selfsubjectaccessreviews', 'authorization.k8s.io', 'v1', false, { verbs: ['create'] }),
+  info('SelfSubjectRulesReview', 'selfsubjectrulesreviews', 'authorization.k8s.io', 'v1', false, { verbs: ['create'] }),
   info('EndpointSlice', 'endpointslices', 'discovery.k8s.io', 'v1', true),
   info('Event', 'events', 'events.k8s.io', 'v1', true, { shortNames: ['ev'] }),
   info('Lease', 'leases', 'coordination.k8s.io', 'v1', true),

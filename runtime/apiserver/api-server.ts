@@ -32,7 +32,7 @@ import { handleCreate, handlePatch, handleUpdate } from './handlers/write.ts';
 import { ApiMetrics } from './metrics.ts';
 import type { StrategyContext } from './registry/strategy.ts';
 import type { ApiEndpoint, ApiRequest, ApiResponse, ApiWatchHandle, ApiWatchHandlers, ResponseBody, ResponseCallback, Verb } from './request.ts';
-import { SERVED_RESOURCES, groupResourceName, servedResource, storagePrefix } from './resources.ts';
+import { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
 import { EtcdStore } from './storage/etcd-store.ts';
 import { COMPACTION_INTERVAL_MS, startCompactor } from './storage/compactor.ts';
 import { objectKey } from './storage/keys.ts';
@@ -80,7 +80,7 @@ const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'; // upstream utilrand's al
  * pkg/kubeapiserver/default_storage_factory_builder.go DefaultWatchCacheSizes (events: 0), since
  * events are many, short-lived and rarely watched.
  */
-const WATCH_CACHE_DISABLED = new Set(['/events', 'events.k8s.io/events', '/componentstatuses']);
+const WATCH_CACHE_DISABLED = new Set(['/events', 'events.k8s.io/events']);
 
 export const KUBERNETES_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0', platform: 'linux/amd64' };
 
@@ -112,7 +112,8 @@ export class ApiServer implements ApiEndpoint {
     this.store = new EtcdStore(this.etcd);
     this.audit = new AuditLog(options.auditCapacity, this.name);
     for (const r of SERVED_RESOURCES) {
-      if (WATCH_CACHE_DISABLED.has(`${r.group}/${r.resource}`)) continue;
+      // nothing to cache for what is not stored (componentstatuses, the reviews) or not cached (events)
+      if (!r.verbs.includes('watch') || WATCH_CACHE_DISABLED.has(`${r.group}/${r.resource}`)) continue;
       this.caches.set(`${r.group}/${r.resource}`, new WatchCache(r, this.etcd, this.clock, {
         capacity: options.watchCacheCapacity, bookmarkIntervalMs: options.bookmarkIntervalMs,
       }));
@@ -277,7 +278,7 @@ export class ApiServer implements ApiEndpoint {
     const deprecation = deprecationWarning(checked.resource);
     const respond = deprecation === undefined ? answer : (code: number, body: ResponseBody, warnings?: string[]) => answer(code, body, [deprecation, ...(warnings ?? [])]);
     if (checked.resource.group === '' && checked.resource.resource === 'componentstatuses') {
-      if (req.verb !== 'get' && req.verb !== 'list') return respond(405, methodNotAllowed(req.verb, checked.resource));
+      if (req.verb !== 'get' && req.verb !== 'list') return respond(405, methodNotAllowed());
       const etcd: ComponentCheck = {
         name: 'etcd-0',
         check: (done) => this.etcd.range({ key: 'health' }, (r) => done(r.ok ? { healthy: true, message: 'ok' } : { healthy: false, error: r.error.message }), { timeoutMs: 2000 }),
@@ -285,7 +286,7 @@ export class ApiServer implements ApiEndpoint {
       return serveComponentStatuses([...(this.options.componentChecks?.() ?? []), etcd], req.verb === 'get' ? req.name ?? '' : undefined, (code, body) => respond(code, body as ResponseBody));
     }
     if (checked.resource === ACCESS_REVIEW_RESOURCE || checked.resource === RULES_REVIEW_RESOURCE || checked.resource === SELF_SUBJECT_REVIEW_RESOURCE) {
-      if (req.verb !== 'create') return respond(405, methodNotAllowed(req.verb, checked.resource));
+      if (req.verb !== 'create') return respond(405, methodNotAllowed());
       const review = checked.resource === ACCESS_REVIEW_RESOURCE
         ? selfSubjectAccessReview(req.body, checked.user, this.authorizer)
         : checked.resource === RULES_REVIEW_RESOURCE
@@ -609,9 +610,12 @@ function forbiddenText(a: Attributes, reason: string): string {
 }
 
 /** 405 for a verb a virtual resource does not support (only create for access reviews). */
-/** NewMethodNotSupported: a verb the resource's storage does not implement. */
-function methodNotAllowed(verb: string, resource: ResourceInfo): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${verb} is not supported on resources of kind "${groupResourceName(resource)}"`, reason: 'MethodNotAllowed', details: {}, code: 405 };
+/**
+ * A verb the resource's storage does not implement has no route: go-restful's 405, which the API
+ * server answers as NewGenericServerResponse(405) does.
+ */
+function methodNotAllowed(): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 };
 }
 
 /** The 404 of an unknown path: "the server could not find the requested resource". */

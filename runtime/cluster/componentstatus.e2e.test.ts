@@ -16,7 +16,7 @@ describe('componentstatuses', { timeout: 60_000 }, () => {
     expect((await c.kubectl('get componentstatus scheduler')).stdout).toBe(
       'NAME        STATUS      MESSAGE   ERROR\nscheduler   Unhealthy             Get "https://127.0.0.1:10259/healthz": dial tcp 127.0.0.1:10259: connect: connection refused\n',
     );
-    expect((await c.kubectl('delete cs scheduler')).stderr).toBe(`${WARNING}Error from server (MethodNotAllowed): delete is not supported on resources of kind "componentstatuses"\n`);
+    expect((await c.kubectl('delete cs scheduler')).stderr).toBe(`${WARNING}Error from server (MethodNotAllowed): the server does not allow this method on the requested resource\n`);
     expect((await c.kubectl('get cs nope')).stderr).toBe(`${WARNING}Error from server (NotFound): componentstatuses "nope" not found\n`);
   });
 });

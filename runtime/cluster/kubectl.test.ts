@@ -187,6 +187,10 @@ describe('kubectl against a single-node cluster', { timeout: 60_000 }, () => {
       stdout: 'ATTRIBUTE   VALUE\nUsername    kubernetes-admin\nGroups      [kubeadm:cluster-admins system:authenticated]\n', stderr: '', exitCode: 0,
     });
     expect((await c.kubectl('auth whoami --as jane --as-group devs -o jsonpath={.status.userInfo.groups}')).stdout).toBe('["devs","system:authenticated"]');
+    // the reviews are create-only: no route for other verbs
+    expect((await c.kubectl('get selfsubjectreviews')).stderr).toBe('Error from server (MethodNotAllowed): the server does not allow this method on the requested resource\n');
+    const review = await c.kubectl('create -f - -o jsonpath={.status.allowed}', { stdin: 'apiVersion: authorization.k8s.io/v1\nkind: SelfSubjectAccessReview\nspec:\n  resourceAttributes:\n    verb: delete\n    resource: pods\n    namespace: kube-system\n' });
+    expect(review.stdout).toBe('true');
     expect((await c.kubectl('get clusterrolebinding kubeadm:cluster-admins -o jsonpath={.roleRef.name}/{.subjects[0].name}')).stdout).toBe('cluster-admin/kubeadm:cluster-admins');
     // the binding is all that stands behind the admin: deleting it locks kubectl out, as upstream
     expect((await c.kubectl('delete clusterrolebinding kubeadm:cluster-admins')).exitCode).toBe(0);

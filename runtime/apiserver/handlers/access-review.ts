@@ -2,15 +2,11 @@
 // mirrors pkg/registry/authorization/selfsubjectaccessreview/rest.go: the review is evaluated for
 // the requesting user (after impersonation) by the same authorizer that guards every request, and
 // nothing is stored; the answer is the review with its status filled in.
-import { newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../../api/index.ts';
+import { newBadRequest, resourceFor, type KubeObject, type ResourceInfo, type Status } from '../../api/index.ts';
 import type { UserInfo } from '../authn/user.ts';
 import type { Attributes, Authorizer } from '../authz/attributes.ts';
 
-export const ACCESS_REVIEW_RESOURCE: ResourceInfo = Object.freeze({
-  kind: 'SelfSubjectAccessReview', resource: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview',
-  group: 'authorization.k8s.io', version: 'v1', namespaced: false, shortNames: Object.freeze([]),
-  categories: Object.freeze([]), verbs: Object.freeze(['create']), subresources: Object.freeze([]),
-});
+export const ACCESS_REVIEW_RESOURCE: ResourceInfo = resourceFor('authorization.k8s.io', 'selfsubjectaccessreviews')!;
 
 interface ReviewSpec {
   resourceAttributes?: { namespace?: string; verb?: string; group?: string; version?: string; resource?: string; subresource?: string; name?: string };
@@ -41,11 +37,7 @@ export function selfSubjectAccessReview(body: unknown, user: UserInfo, authorize
   };
 }
 
-export const RULES_REVIEW_RESOURCE: ResourceInfo = Object.freeze({
-  kind: 'SelfSubjectRulesReview', resource: 'selfsubjectrulesreviews', singular: 'selfsubjectrulesreview',
-  group: 'authorization.k8s.io', version: 'v1', namespaced: false, shortNames: Object.freeze([]),
-  categories: Object.freeze([]), verbs: Object.freeze(['create']), subresources: Object.freeze([]),
-});
+export const RULES_REVIEW_RESOURCE: ResourceInfo = resourceFor('authorization.k8s.io', 'selfsubjectrulesreviews')!;
 
 /**
  * POST selfsubjectrulesreviews (kubectl auth can-i --list): what the requesting user may do in

@@ -924,24 +924,29 @@ describe('kubectl api-versions', () => {
 });
 
 describe('kubectl api-resources', () => {
-  it('lists the registry like discovery, core group first', () => {
+  it('lists what discovery serves by group name (core first), then by name, as sortableResource does', () => {
     const out = kubectl(cluster(), 'api-resources').stdout.split('\n');
-    expect(out[0]).toBe(
-      'NAME                   SHORTNAMES   APIVERSION                     NAMESPACED   KIND',
-    );
-    expect(out.slice(1, 4)).toEqual([
-      'componentstatuses      cs           v1                             false        ComponentStatus',
-      'configmaps             cm           v1                             true         ConfigMap',
-      'endpoints              ep           v1                             true         Endpoints',
+    expect(out.slice(0, 4)).toEqual([
+      'NAME                       SHORTNAMES   APIVERSION                     NAMESPACED   KIND',
+      'componentstatuses          cs           v1                             false        ComponentStatus',
+      'configmaps                 cm           v1                             true         ConfigMap',
+      'endpoints                  ep           v1                             true         Endpoints',
     ]);
-    expect(out).toContain(
-      'deployments            deploy       apps/v1                        true         Deployment',
-    );
+    expect(out).toContain('deployments                deploy       apps/v1                        true         Deployment');
+    // groups by name: authentication before authorization before coordination ... scheduling last
+    const groups = out.slice(1, -1).map((l) => l.split(/\s+/).find((c) => /^[a-z.0-9]*\/?v1$/.test(c))!);
+    expect(groups.indexOf('authentication.k8s.io/v1')).toBeLessThan(groups.indexOf('authorization.k8s.io/v1'));
+    expect(groups.indexOf('coordination.k8s.io/v1')).toBeLessThan(groups.indexOf('discovery.k8s.io/v1'));
+    expect(groups.at(-1)).toBe('scheduling.k8s.io/v1');
   });
-  it('-o name and --namespaced=false', () => {
+  it('-o name, --namespaced=false and -o wide (sorted verbs, categories)', () => {
     expect(kubectl(cluster(), 'api-resources --namespaced=false -o name').stdout).toBe(
-      'componentstatuses\nnamespaces\nnodes\nipaddresses.networking.k8s.io\nservicecidrs.networking.k8s.io\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\npriorityclasses.scheduling.k8s.io\n',
+      'componentstatuses\nnamespaces\nnodes\nselfsubjectreviews.authentication.k8s.io\nselfsubjectaccessreviews.authorization.k8s.io\nselfsubjectrulesreviews.authorization.k8s.io\nipaddresses.networking.k8s.io\nservicecidrs.networking.k8s.io\nclusterrolebindings.rbac.authorization.k8s.io\nclusterroles.rbac.authorization.k8s.io\npriorityclasses.scheduling.k8s.io\n',
     );
+    const wide = kubectl(cluster(), 'api-resources -o wide').stdout.split('\n');
+    expect(wide[0]).toMatch(/^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\s+VERBS\s+CATEGORIES$/);
+    expect(wide.find((l) => l.startsWith('componentstatuses'))).toMatch(/ComponentStatus\s+\[get list\]\s*$/);
+    expect(wide.find((l) => l.startsWith('pods '))).toMatch(/Pod\s+\[create delete deletecollection get list patch update watch\]\s+all$/);
   });
 });
 
