@@ -12,7 +12,7 @@ import { rfc3339, type Endpoints, type Pod, type Service } from '../../api/index
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import { keyOf, selectorMatches } from '../controller-utils.ts';
-import { LABEL_HEADLESS } from '../endpointslice/endpoints.ts';
+import { LABEL_HEADLESS, podServiceMemberships } from '../endpointslice/index.ts';
 import { responseError } from '../namespace/serial.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
 import {
@@ -73,15 +73,8 @@ export class EndpointsController {
     this.queue.shutDown();
   }
 
-  /** GetPodServiceMemberships: every Service whose selector matches the pod, before or after. */
   private podChanged(pod: Pod, old?: Pod): void {
-    const ns = pod.metadata.namespace ?? '';
-    for (const svc of this.o.services.lister.listInNamespace(ns)) {
-      const selector = svc.spec.selector;
-      if (!selector) continue;
-      const matches = (p: Pod): boolean => selectorMatches({ matchLabels: selector }, p.metadata.labels);
-      if (matches(pod) || (old && matches(old))) this.queue.add(keyOf(svc));
-    }
+    for (const key of podServiceMemberships(this.o.services.lister, pod, old)) this.queue.add(key);
   }
 
   syncService(key: string, done: (error?: string) => void): void {

@@ -10,9 +10,9 @@ import type { EventRecorder, RestClient, SharedInformer } from '../../client/ind
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import { keyOf, selectorMatches } from '../controller-utils.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
-import { forEachSerial, responseError } from '../namespace/serial.ts';
-import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE } from './endpoints.ts';
+import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, podServiceMemberships } from './endpoints.ts';
 import { reconcileEndpointSlices } from './reconcile.ts';
+import { SliceWriter, type SliceChanges } from './slice-writer.ts';
 
 export interface EndpointSliceControllerOptions {
   clock: ControllerClock;
@@ -27,16 +27,14 @@ export interface EndpointSliceControllerOptions {
   onLog?: (message: string) => void;
 }
 
-/** What we wrote last, per slice key: a resourceVersion, or "deleted". */
-type Written = Map<string, string>;
-
 export class EndpointSliceController {
   readonly queue: RateLimitingQueue<string>;
   private pool: WorkerPool | undefined;
-  private readonly written = new Map<string, Written>();
+  private readonly writer: SliceWriter;
 
   constructor(private readonly o: EndpointSliceControllerOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
+    this.writer = new SliceWriter(o.client);
     o.services.addEventHandler({
       onAdd: (s) => this.queue.add(keyOf(s)),
       onUpdate: (_old, s) => this.queue.add(keyOf(s)),
@@ -67,15 +65,8 @@ export class EndpointSliceController {
     this.queue.shutDown();
   }
 
-  /** getPodServiceMemberships: every Service whose selector matches the pod, before or after. */
   private podChanged(pod: Pod, old?: Pod): void {
-    const ns = pod.metadata.namespace ?? '';
-    for (const svc of this.o.services.lister.listInNamespace(ns)) {
-      const selector = svc.spec.selector;
-      if (!selector) continue;
-      const matches = (p: Pod): boolean => selectorMatches({ matchLabels: selector }, p.metadata.labels);
-      if (matches(pod) || (old && matches(old))) this.queue.add(keyOf(svc));
-    }
+    for (const key of podServiceMemberships(this.o.services.lister, pod, old)) this.queue.add(key);
   }
 
   syncService(key: string, done: (error?: string) => void): void {
@@ -83,7 +74,7 @@ export class EndpointSliceController {
     const service = this.o.services.lister.get(namespace, name);
     // a deleted Service's slices go with it: they carry its controller reference (garbage collector)
     if (!service) {
-      this.written.delete(key);
+      this.writer.forget(key);
       return done();
     }
     if (service.spec.type === 'ExternalName' || !service.spec.selector || service.metadata.deletionTimestamp) return done();
@@ -91,50 +82,14 @@ export class EndpointSliceController {
     const pods = this.o.pods.lister.listInNamespace(namespace, (p) => selectorMatches({ matchLabels: selector }, p.metadata.labels));
     const slices = this.o.endpointSlices.lister.listInNamespace(namespace, (s) =>
       s.metadata.labels?.[LABEL_SERVICE_NAME] === name && s.metadata.labels[LABEL_MANAGED_BY] === CONTROLLER_NAME);
-    if (this.isStale(key, slices)) return done('EndpointSlice informer cache is out of date');
+    if (this.writer.isStale(key, slices)) return done('EndpointSlice informer cache is out of date');
     const changes = reconcileEndpointSlices(service, pods, slices, this.o.maxEndpointsPerSlice ?? MAX_ENDPOINTS_PER_SLICE);
     this.apply(key, service, changes, done);
   }
 
-  /** StaleSlices: a slice we wrote is missing, older than our write, or still there after our delete. */
-  private isStale(key: string, slices: readonly EndpointSlice[]): boolean {
-    const written = this.written.get(key);
-    if (!written) return false;
-    const seen = new Map(slices.map((s) => [s.metadata.name ?? '', Number(s.metadata.resourceVersion ?? 0)]));
-    for (const [name, rv] of written) {
-      const have = seen.get(name);
-      const caughtUp = rv === 'deleted' ? have === undefined : have !== undefined && have >= Number(rv);
-      if (!caughtUp) return true;
-      written.delete(name);
-    }
-    return false;
-  }
-
-  private apply(key: string, service: Service, changes: ReturnType<typeof reconcileEndpointSlices>, done: (error?: string) => void): void {
-    const written = this.written.get(key) ?? new Map<string, string>();
-    this.written.set(key, written);
-    let failure: string | undefined;
-    const base = { group: 'discovery.k8s.io', resource: 'endpointslices', namespace: service.metadata.namespace ?? '' };
-    const record = (verb: string, err: string): void => {
-      failure ??= err;
+  private apply(key: string, service: Service, changes: SliceChanges, done: (error?: string) => void): void {
+    this.writer.apply(key, service.metadata.namespace ?? '', changes, (verb, err) => {
       this.o.recorder.eventf({ ...service, apiVersion: 'v1', kind: 'Service' }, 'Warning', 'FailedToUpdateEndpointSlices', 'Error updating Endpoint Slices for Service %s/%s: %v', service.metadata.namespace, service.metadata.name, `failed to ${verb} EndpointSlice: ${err}`);
-    };
-    const steps: { verb: 'delete' | 'update' | 'create'; slice: EndpointSlice }[] = [
-      ...changes.delete.map((slice) => ({ verb: 'delete' as const, slice })),
-      ...changes.update.map((slice) => ({ verb: 'update' as const, slice })),
-      ...changes.create.map((slice) => ({ verb: 'create' as const, slice })),
-    ];
-    forEachSerial(steps, ({ verb, slice }, next) => {
-      const name = slice.metadata.name;
-      const req = verb === 'create' ? { verb, ...base, body: slice } : verb === 'update' ? { verb, ...base, name: name ?? '', body: slice } : { verb, ...base, name: name ?? '' };
-      this.o.client.request(req, (res) => {
-        if (verb === 'delete' && (res.code === 200 || res.code === 404)) written.set(name ?? '', 'deleted');
-        else if (res.code === 200 || res.code === 201) {
-          const out = res.body as EndpointSlice;
-          written.set(out.metadata.name ?? '', out.metadata.resourceVersion ?? '0');
-        } else record(verb, responseError(res));
-        next();
-      });
-    }, () => done(failure));
+    }, done);
   }
 }

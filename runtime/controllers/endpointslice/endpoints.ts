@@ -3,7 +3,8 @@
 // staging/src/k8s.io/endpointslice/utils.go (podToEndpoint, getEndpointPorts,
 // ShouldPodBeInEndpoints, setEndpointSliceLabels) and pkg/api/v1/pod/util.go (FindPort).
 import type { Endpoint, EndpointPort, Pod, Service } from '../../api/index.ts';
-import { isPodReady } from '../controller-utils.ts';
+import type { Lister } from '../../client/index.ts';
+import { isPodReady, keyOf, selectorMatches } from '../controller-utils.ts';
 
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
 export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
@@ -80,4 +81,19 @@ export function canonical(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
+}
+
+/**
+ * GetPodServiceMemberships (endpointslice util, also the endpoints controller's): the keys of
+ * every Service in the pod's namespace whose selector matches the pod now or matched it before.
+ */
+export function podServiceMemberships(services: Lister<Service>, pod: Pod, old?: Pod): string[] {
+  const keys: string[] = [];
+  for (const svc of services.listInNamespace(pod.metadata.namespace ?? '')) {
+    const selector = svc.spec.selector;
+    if (!selector) continue;
+    const matches = (p: Pod): boolean => selectorMatches({ matchLabels: selector }, p.metadata.labels);
+    if (matches(pod) || (old && matches(old))) keys.push(keyOf(svc));
+  }
+  return keys;
 }

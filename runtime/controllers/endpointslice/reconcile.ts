@@ -8,12 +8,7 @@
 // placeholder slice) and utils.go (getSliceToFill, newEndpointSlice).
 import type { Endpoint, EndpointPort, EndpointSlice, OwnerReference, Pod, Service } from '../../api/index.ts';
 import { canonical, endpointPorts, podToEndpoint, shouldPodBeInEndpoints, sliceLabels } from './endpoints.ts';
-
-export interface SliceChanges {
-  create: EndpointSlice[];
-  update: EndpointSlice[];
-  delete: EndpointSlice[];
-}
+import type { SliceChanges } from './slice-writer.ts';
 
 export function reconcileEndpointSlices(service: Service, pods: readonly Pod[], existing: readonly EndpointSlice[], maxEndpointsPerSlice: number): SliceChanges {
   const desired = new Map<string, { ports: EndpointPort[]; endpoints: Map<string, Endpoint> }>();

@@ -11,10 +11,9 @@ import type { EndpointSlice, Endpoints, Service } from '../../api/index.ts';
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import { keyOf } from '../controller-utils.ts';
-import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../endpointslice/endpoints.ts';
-import { forEachSerial, responseError } from '../namespace/serial.ts';
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME, SliceWriter } from '../endpointslice/index.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
-import { MIRRORING_CONTROLLER_NAME, reconcileMirrored, shouldMirror, type MirrorChanges } from './mirror.ts';
+import { MIRRORING_CONTROLLER_NAME, reconcileMirrored, shouldMirror } from './mirror.ts';
 
 export interface EndpointSliceMirroringOptions {
   clock: ControllerClock;
@@ -31,11 +30,11 @@ export interface EndpointSliceMirroringOptions {
 export class EndpointSliceMirroringController {
   readonly queue: RateLimitingQueue<string>;
   private pool: WorkerPool | undefined;
-  /** What we wrote last, per Endpoints key and slice name: a resourceVersion, or "deleted". */
-  private readonly written = new Map<string, Map<string, string>>();
+  private readonly writer: SliceWriter;
 
   constructor(private readonly o: EndpointSliceMirroringOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
+    this.writer = new SliceWriter(o.client);
     const enqueue = (obj: unknown): void => {
       const o2 = isTombstone(obj) ? obj.obj : obj;
       this.queue.add(keyOf(o2 as Endpoints));
@@ -64,52 +63,15 @@ export class EndpointSliceMirroringController {
     const [namespace = '', name = ''] = key.split('/');
     const slices = this.o.endpointSlices.lister.listInNamespace(namespace, (s) =>
       s.metadata.labels?.[LABEL_SERVICE_NAME] === name && s.metadata.labels[LABEL_MANAGED_BY] === MIRRORING_CONTROLLER_NAME);
-    if (this.isStale(key, slices)) return done('EndpointSlice informer cache is out of date');
+    if (this.writer.isStale(key, slices)) return done('EndpointSlice informer cache is out of date');
     const endpoints = this.o.endpoints.lister.get(namespace, name);
     const service = this.o.services.lister.get(namespace, name);
     // nothing to mirror: no Endpoints, marked skip-mirror, no Service, or a Service whose own
     // controller keeps its slices (it has a selector)
     if (!shouldMirror(endpoints) || !service || service.spec.selector !== undefined) {
-      return this.apply(key, namespace, { create: [], update: [], delete: [...slices] }, done);
+      return this.writer.apply(key, namespace, { create: [], update: [], delete: [...slices] }, () => undefined, done);
     }
-    this.apply(key, namespace, reconcileMirrored(endpoints, slices), done);
+    this.writer.apply(key, namespace, reconcileMirrored(endpoints, slices), () => undefined, done);
   }
 
-  /** StaleSlices: a slice we wrote is missing, older than our write, or still there after our delete. */
-  private isStale(key: string, slices: readonly EndpointSlice[]): boolean {
-    const written = this.written.get(key);
-    if (!written) return false;
-    const seen = new Map(slices.map((s) => [s.metadata.name ?? '', Number(s.metadata.resourceVersion ?? 0)]));
-    for (const [sliceName, rv] of written) {
-      const have = seen.get(sliceName);
-      const caughtUp = rv === 'deleted' ? have === undefined : have !== undefined && have >= Number(rv);
-      if (!caughtUp) return true;
-      written.delete(sliceName);
-    }
-    return false;
-  }
-
-  private apply(key: string, namespace: string, changes: MirrorChanges, done: (error?: string) => void): void {
-    const written = this.written.get(key) ?? new Map<string, string>();
-    this.written.set(key, written);
-    let failure: string | undefined;
-    const base = { group: 'discovery.k8s.io', resource: 'endpointslices', namespace };
-    const steps: { verb: 'delete' | 'update' | 'create'; slice: EndpointSlice }[] = [
-      ...changes.delete.map((slice) => ({ verb: 'delete' as const, slice })),
-      ...changes.update.map((slice) => ({ verb: 'update' as const, slice })),
-      ...changes.create.map((slice) => ({ verb: 'create' as const, slice })),
-    ];
-    forEachSerial(steps, ({ verb, slice }, next) => {
-      const sliceName = slice.metadata.name ?? '';
-      const req = verb === 'create' ? { verb, ...base, body: slice } : verb === 'update' ? { verb, ...base, name: sliceName, body: slice } : { verb, ...base, name: sliceName };
-      this.o.client.request(req, (res) => {
-        if (verb === 'delete' && (res.code === 200 || res.code === 404)) written.set(sliceName, 'deleted');
-        else if (res.code === 200 || res.code === 201) {
-          const out = res.body as EndpointSlice;
-          written.set(out.metadata.name ?? '', out.metadata.resourceVersion ?? '0');
-        } else failure ??= `failed to ${verb} EndpointSlice: ${responseError(res)}`;
-        next();
-      });
-    }, () => done(failure));
-  }
 }

@@ -4,7 +4,7 @@
 // mirrors pkg/controller/endpointslicemirroring/reconciler.go (reconcile), reconciler_helpers.go
 // and utils.go (shouldMirror, newEndpointSlice, addressToEndpoint, cloneAndRemoveKeys).
 import type { Endpoint, EndpointPort, EndpointSlice, Endpoints, OwnerReference } from '../../api/index.ts';
-import { canonical, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../endpointslice/endpoints.ts';
+import { canonical, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, type SliceChanges } from '../endpointslice/index.ts';
 
 export const MIRRORING_CONTROLLER_NAME = 'endpointslicemirroring-controller.k8s.io';
 export const SKIP_MIRROR_LABEL = 'endpointslice.kubernetes.io/skip-mirror';
@@ -19,11 +19,7 @@ export function shouldMirror(ep: Endpoints | undefined): ep is Endpoints {
   return ep.metadata.annotations?.[LEADER_ANNOTATION] === undefined;
 }
 
-export interface MirrorChanges {
-  create: EndpointSlice[];
-  update: EndpointSlice[];
-  delete: EndpointSlice[];
-}
+export type MirrorChanges = SliceChanges;
 
 /** One desired slice per subset with addresses, keyed by its ports. */
 export function desiredSlices(ep: Endpoints): EndpointSlice[] {
