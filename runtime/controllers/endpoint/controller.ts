@@ -12,7 +12,7 @@ import { rfc3339, type Endpoints, type Pod, type Service } from '../../api/index
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
 import { keyOf, selectorMatches } from '../controller-utils.ts';
-import { LABEL_HEADLESS, podServiceMemberships } from '../endpointslice/index.ts';
+import { LABEL_HEADLESS, queueServiceChanges } from '../endpointslice/index.ts';
 import { responseError } from '../namespace/serial.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
 import {
@@ -46,19 +46,7 @@ export class EndpointsController {
 
   constructor(private readonly o: EndpointsControllerOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
-    o.services.addEventHandler({
-      onAdd: (s) => this.queue.add(keyOf(s)),
-      onUpdate: (_old, s) => this.queue.add(keyOf(s)),
-      onDelete: (obj) => this.queue.add(keyOf(isTombstone(obj) ? obj.obj : obj)),
-    });
-    o.pods.addEventHandler({
-      onAdd: (p) => this.podChanged(p),
-      onUpdate: (old, p) => {
-        if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
-        this.podChanged(p, old);
-      },
-      onDelete: (obj) => this.podChanged(isTombstone(obj) ? obj.obj : obj),
-    });
+    queueServiceChanges(this.queue, o.services, o.pods);
     // an Endpoints changed or deleted by someone else is put right (onEndpointsDelete)
     o.endpoints.addEventHandler({ onDelete: (obj) => this.queue.add(keyOf(isTombstone(obj) ? obj.obj : obj)) });
   }
@@ -71,10 +59,6 @@ export class EndpointsController {
   stop(): void {
     this.pool?.stop();
     this.queue.shutDown();
-  }
-
-  private podChanged(pod: Pod, old?: Pod): void {
-    for (const key of podServiceMemberships(this.o.services.lister, pod, old)) this.queue.add(key);
   }
 
   syncService(key: string, done: (error?: string) => void): void {
@@ -93,7 +77,7 @@ export class EndpointsController {
     const selector = service.spec.selector;
     const pods = this.o.pods.lister.listInNamespace(namespace, (p) => selectorMatches({ matchLabels: selector }, p.metadata.labels));
     const triggerMs = this.triggerTimes.compute(namespace, service, pods);
-    const { subsets } = computeSubsets(service, pods);
+    const subsets = computeSubsets(service, pods);
     const truncated = truncateSubsets(subsets);
     const current = this.o.endpoints.lister.get(namespace, name);
     if (current && this.staleVersions.get(key) === (current.metadata.resourceVersion ?? '')) {

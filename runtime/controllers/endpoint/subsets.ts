@@ -33,30 +33,16 @@ export function podToEndpointAddress(pod: Pod, service: Service): EndpointAddres
   return address;
 }
 
-export interface ComputedSubsets {
-  subsets: EndpointSubset[];
-  ready: number;
-  notReady: number;
-}
-
 /**
  * syncService's loop: one subset per (pod, service port) it can serve, ready or not (a headless
  * Service without ports gets port-less subsets), then RepackSubsets.
  */
-export function computeSubsets(service: Service, pods: readonly Pod[]): ComputedSubsets {
+export function computeSubsets(service: Service, pods: readonly Pod[]): EndpointSubset[] {
   const publishNotReady = service.spec.publishNotReadyAddresses === true;
   const raw: EndpointSubset[] = [];
-  let ready = 0;
-  let notReady = 0;
   const add = (pod: Pod, address: EndpointAddress, port: CoreEndpointPort | undefined): void => {
     const ports = port ? [port] : [];
-    if (publishNotReady || isPodReady(pod)) {
-      raw.push({ addresses: [address], ports });
-      ready++;
-    } else {
-      raw.push({ notReadyAddresses: [address], ports });
-      notReady++;
-    }
+    raw.push(publishNotReady || isPodReady(pod) ? { addresses: [address], ports } : { notReadyAddresses: [address], ports });
   };
   for (const pod of pods) {
     if (!shouldPodBeInEndpoints(pod, publishNotReady)) continue;
@@ -74,7 +60,7 @@ export function computeSubsets(service: Service, pods: readonly Pod[]): Computed
       add(pod, address, port);
     }
   }
-  return { subsets: repackSubsets(raw), ready, notReady };
+  return repackSubsets(raw);
 }
 
 const addressKey = (a: EndpointAddress): string => `${a.ip}/${a.targetRef?.uid ?? ''}`;

@@ -8,9 +8,9 @@
 import type { EndpointSlice, Pod, Service } from '../../api/index.ts';
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
-import { keyOf, selectorMatches } from '../controller-utils.ts';
+import { selectorMatches } from '../controller-utils.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
-import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, podServiceMemberships } from './endpoints.ts';
+import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, queueServiceChanges } from './endpoints.ts';
 import { reconcileEndpointSlices } from './reconcile.ts';
 import { SliceWriter, type SliceChanges } from './slice-writer.ts';
 
@@ -35,19 +35,7 @@ export class EndpointSliceController {
   constructor(private readonly o: EndpointSliceControllerOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
     this.writer = new SliceWriter(o.client);
-    o.services.addEventHandler({
-      onAdd: (s) => this.queue.add(keyOf(s)),
-      onUpdate: (_old, s) => this.queue.add(keyOf(s)),
-      onDelete: (obj) => this.queue.add(keyOf(isTombstone(obj) ? obj.obj : obj)),
-    });
-    o.pods.addEventHandler({
-      onAdd: (p) => this.podChanged(p),
-      onUpdate: (old, p) => {
-        if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
-        this.podChanged(p, old);
-      },
-      onDelete: (obj) => this.podChanged(isTombstone(obj) ? obj.obj : obj),
-    });
+    queueServiceChanges(this.queue, o.services, o.pods);
     const sliceChanged = (s: EndpointSlice): void => {
       const svc = s.metadata.labels?.[LABEL_SERVICE_NAME];
       if (svc && s.metadata.labels?.[LABEL_MANAGED_BY] === CONTROLLER_NAME) this.queue.add(`${s.metadata.namespace ?? ''}/${svc}`);
@@ -63,10 +51,6 @@ export class EndpointSliceController {
   stop(): void {
     this.pool?.stop();
     this.queue.shutDown();
-  }
-
-  private podChanged(pod: Pod, old?: Pod): void {
-    for (const key of podServiceMemberships(this.o.services.lister, pod, old)) this.queue.add(key);
   }
 
   syncService(key: string, done: (error?: string) => void): void {

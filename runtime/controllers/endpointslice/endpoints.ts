@@ -3,7 +3,7 @@
 // staging/src/k8s.io/endpointslice/utils.go (podToEndpoint, getEndpointPorts,
 // ShouldPodBeInEndpoints, setEndpointSliceLabels) and pkg/api/v1/pod/util.go (FindPort).
 import type { Endpoint, EndpointPort, Pod, Service } from '../../api/index.ts';
-import type { Lister } from '../../client/index.ts';
+import { isTombstone, type SharedInformer } from '../../client/index.ts';
 import { isPodReady, keyOf, selectorMatches } from '../controller-utils.ts';
 
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
@@ -84,16 +84,30 @@ export function canonical(value: unknown): string {
 }
 
 /**
- * GetPodServiceMemberships (endpointslice util, also the endpoints controller's): the keys of
- * every Service in the pod's namespace whose selector matches the pod now or matched it before.
+ * The event handlers both the Endpoints and the EndpointSlice controller register: a Service that
+ * is added, changed or deleted queues its own key; a pod that is added, changed (a new
+ * resourceVersion) or deleted queues every Service in its namespace whose selector matches it now
+ * or matched it before (GetPodServiceMemberships).
  */
-export function podServiceMemberships(services: Lister<Service>, pod: Pod, old?: Pod): string[] {
-  const keys: string[] = [];
-  for (const svc of services.listInNamespace(pod.metadata.namespace ?? '')) {
-    const selector = svc.spec.selector;
-    if (!selector) continue;
-    const matches = (p: Pod): boolean => selectorMatches({ matchLabels: selector }, p.metadata.labels);
-    if (matches(pod) || (old && matches(old))) keys.push(keyOf(svc));
-  }
-  return keys;
+export function queueServiceChanges(queue: { add(key: string): void }, services: SharedInformer<Service>, pods: SharedInformer<Pod>): void {
+  services.addEventHandler({
+    onAdd: (s) => queue.add(keyOf(s)),
+    onUpdate: (_old, s) => queue.add(keyOf(s)),
+    onDelete: (obj) => queue.add(keyOf(isTombstone(obj) ? obj.obj : obj)),
+  });
+  const podChanged = (pod: Pod, old?: Pod): void => {
+    for (const svc of services.lister.listInNamespace(pod.metadata.namespace ?? '')) {
+      const selector = svc.spec.selector;
+      if (!selector) continue;
+      const matches = (p: Pod): boolean => selectorMatches({ matchLabels: selector }, p.metadata.labels);
+      if (matches(pod) || (old && matches(old))) queue.add(keyOf(svc));
+    }
+  };
+  pods.addEventHandler({
+    onAdd: (p) => podChanged(p),
+    onUpdate: (old, p) => {
+      if (old.metadata.resourceVersion !== p.metadata.resourceVersion) podChanged(p, old);
+    },
+    onDelete: (obj) => podChanged(isTombstone(obj) ? obj.obj : obj),
+  });
 }

@@ -5,6 +5,7 @@
 // SortableRuleSlice, which sorts by each rule's generated String() ("&PolicyRule{Verbs:[...],...").
 import { flagBool } from '../args.ts';
 import type { Ctx } from '../context.ts';
+import { goSlice } from '../printers/go-format.ts';
 import { alignTabs, GET_TABWRITER } from '../printers/tabwriter.ts';
 
 const RULES_REVIEWS = { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews' };
@@ -93,11 +94,6 @@ export function compactRules(rules: readonly PolicyRuleLite[]): PolicyRuleLite[]
 /** The generated PolicyRule.String() (%v of each slice), which SortableRuleSlice compares. */
 function ruleString(r: PolicyRuleLite): string {
   return `&PolicyRule{Verbs:${goSlice(r.verbs)},APIGroups:${goSlice(r.apiGroups)},Resources:${goSlice(r.resources)},ResourceNames:${goSlice(r.resourceNames)},NonResourceURLs:${goSlice(r.nonResourceURLs)},}`;
-}
-
-/** Go's %v of a []string: "[a b]", "[]" for none. */
-function goSlice(xs: readonly string[] | undefined): string {
-  return `[${(xs ?? []).join(' ')}]`;
 }
 
 /** CombineResourceGroup: "pods.apps"-style names, "resource/sub" kept after the group. */

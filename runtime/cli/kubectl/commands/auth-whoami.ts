@@ -5,6 +5,7 @@ import type { KubeObject } from '../../../api/index.ts';
 import { flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { parseOutputFormat, printStructured } from '../printers/output.ts';
+import { goSlice } from '../printers/go-format.ts';
 import { alignTabs, GET_TABWRITER } from '../printers/tabwriter.ts';
 
 const SELF_SUBJECT_REVIEWS = { group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews' };
@@ -37,9 +38,6 @@ export function runAuthWhoami(ctx: Ctx, done: () => void): void {
     done();
   });
 }
-
-/** Go's %v of a []string is "[a b c]". */
-const goSlice = (xs: readonly string[]): string => `[${xs.join(' ')}]`;
 
 export function whoamiTable(ui: UserInfo): string {
   const rows = ['ATTRIBUTE\tVALUE'];
