@@ -7,6 +7,8 @@
  *   the network (`net`: register/send, latency, loss, duplication, reordering, partition, block,
  *   heal), processes (`spawn(name, main)`, `crash`, `restart`; each with a Disk kept across
  *   crashes), and the trace (`trace.record`, `trace.events()`, `trace.hash()`).
+ * - `FifoMemo`: a Map bounded to its newest entries, evicting oldest first in O(1) (the memos of
+ *   every layer use it).
  * - The kernel is synchronous: results of remote operations arrive as callbacks run by the kernel.
  *   Never `await` inside the runtime.
  */
@@ -25,3 +27,4 @@ export {
 export { Disk } from './disk.ts';
 export { SimProcess, type ProcessContext, type ProcessHost, type ProcessMain } from './process.ts';
 export { Kernel, createKernel, type KernelOptions, type TimerHandle } from './kernel.ts';
+export { FifoMemo } from './fifo-memo.ts';

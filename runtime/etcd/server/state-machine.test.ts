@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Proposal } from './protocol.ts';
-import { EtcdStateMachine, memberSnapshotOf } from './state-machine.ts';
+import { EtcdStateMachine, memberSnapshotOf, rememberProposal } from './state-machine.ts';
 
 const put = (id: string, key: string, value: string): string => JSON.stringify({ id, cmd: { op: 'put', req: { key, value } } } satisfies Proposal);
 
@@ -57,5 +57,25 @@ describe('EtcdStateMachine snapshots', () => {
     const sm = new EtcdStateMachine(1);
     expect(() => sm.restore('{"store":{}}')).toThrow(/invariant violated/);
     expect(() => sm.restore({ store: {} })).toThrow(/invariant violated/);
+  });
+});
+
+describe('EtcdStateMachine proposal memo', () => {
+  it('applies the proposing member\'s own object, and parses a different entry that reuses its ID', () => {
+    const proposal: Proposal = { id: 'memo|1', cmd: { op: 'put', req: { key: '/k', value: 'first' } } };
+    const data = JSON.stringify(proposal);
+    rememberProposal(data, proposal);
+    const sm = new EtcdStateMachine(1);
+    expect(sm.apply(data, 1)?.proposal).toBe(proposal);
+    // same ID, other text (e.g. a forged or corrupted entry): its own content is applied, not the memo's
+    const other = new EtcdStateMachine(1);
+    const applied = other.apply(put('memo|1', '/k', 'second'), 1);
+    expect(applied?.proposal.cmd).toEqual({ op: 'put', req: { key: '/k', value: 'second' } });
+    expect(other.store.range({ key: '/k' }).ok && (other.store.range({ key: '/k' }) as { value: { kvs: { value: string }[] } }).value.kvs[0]!.value).toBe('second');
+  });
+
+  it('parses an entry whose ID has escaped characters', () => {
+    const sm = new EtcdStateMachine(1);
+    expect(sm.apply(put('a"b|1', '/q', 'v'), 1)?.id).toBe('a"b|1');
   });
 });

@@ -8,7 +8,7 @@
 import type { Result } from '../errors.ts';
 import { fail, ok } from '../errors.ts';
 import type { SnapshotData } from '../../raft/index.ts';
-import { FifoMemo } from '../fifo-memo.ts';
+import { FifoMemo } from '../../kernel/index.ts';
 import { MvccStore, type StoreSnapshot } from '../mvcc/store.ts';
 import type { Proposal, WriteCommand } from './protocol.ts';
 
@@ -18,8 +18,22 @@ const PARSED_CACHE_MAX = 1024;
 /**
  * Every member parses the same entry strings (they travel by reference in the simulation), so a
  * small memo of JSON.parse saves most of the decoding work. Parsed proposals are never mutated.
+ * The memo is keyed by the proposal's ID, read off the front of the entry (`{"id":"...","cmd":...`),
+ * not by the entry itself: a Map keyed by a fresh multi-kilobyte string hashes all of it, once per
+ * write. The entry is kept beside the proposal, so a different entry under a known ID is parsed.
  */
-const parsedProposals = new FifoMemo<string, Proposal>(PARSED_CACHE_MAX);
+const parsedProposals = new FifoMemo<string, { data: string; proposal: Proposal }>(PARSED_CACHE_MAX);
+
+const ID_HEAD = '{"id":"';
+
+/** The proposal ID at the front of an entry JSON.stringify made from a Proposal; '' if it is not plainly there. */
+function idOf(data: string): string {
+  if (!data.startsWith(ID_HEAD)) return '';
+  const end = data.indexOf('"', ID_HEAD.length);
+  if (end < 0) return '';
+  const id = data.slice(ID_HEAD.length, end);
+  return id.includes('\\') ? '' : id; // an escaped character: the text is not the ID itself
+}
 
 /**
  * The proposing member hands over the object it encoded as `data`, so no member parses the entry
@@ -31,7 +45,8 @@ const parsedProposals = new FifoMemo<string, Proposal>(PARSED_CACHE_MAX);
 export function rememberProposal(data: string, proposal: Proposal): void {
   if (!isPlainJson(proposal)) return;
   deepFreeze(proposal);
-  parsedProposals.set(data, proposal);
+  const id = idOf(data);
+  if (id !== '') parsedProposals.set(id, { data, proposal });
 }
 
 function isPlainJson(v: unknown): boolean {
@@ -62,12 +77,12 @@ function deepFreeze(v: unknown): void {
 }
 
 function parseProposal(data: string): Proposal {
-  let p = parsedProposals.get(data);
-  if (p === undefined) {
-    p = JSON.parse(data) as Proposal;
-    parsedProposals.set(data, p);
-  }
-  return p;
+  const id = idOf(data);
+  const known = id === '' ? undefined : parsedProposals.get(id);
+  if (known !== undefined && known.data === data) return known.proposal;
+  const proposal = JSON.parse(data) as Proposal;
+  if (id !== '') parsedProposals.set(id, { data, proposal });
+  return proposal;
 }
 
 export interface AppliedRequest {
