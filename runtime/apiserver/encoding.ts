@@ -4,6 +4,7 @@
 // handling of fieldValidation): the body is a JSON object of the expected kind, typed fields have
 // their types, and unknown fields are rejected (Strict) or dropped with a warning (Warn, Ignore).
 import { apiVersionOf, cloneJson, newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../api/index.ts';
+import { FifoMemo } from '../kernel/index.ts';
 
 /** kube-apiserver's --max-request-body-bytes default (3 MiB): larger bodies get 413. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -214,9 +215,8 @@ export function decodeFromStorage(value: string, modRevision: number): KubeObjec
  * because a cached object must never be changed in place (the cacher hands the same object to every
  * reader). Keyed by the value text; a hit must also have the same mod revision.
  */
-const sharedDecoded = new Map<string, { rv: number; object: KubeObject }>();
-/** Enough to cover the lag between the replicas' watches during a burst of writes. */
-const SHARED_DECODED_MAX = 8192;
+/** Enough entries to cover the lag between the replicas' watches during a burst of writes. */
+const sharedDecoded = new FifoMemo<string, { rv: number; object: KubeObject }>(8192);
 
 /** decodeFromStorage for the watch cache: the same frozen object for the same value and revision. */
 export function decodeShared(value: string, modRevision: number): KubeObject | undefined {
@@ -225,7 +225,6 @@ export function decodeShared(value: string, modRevision: number): KubeObject | u
   const object = decodeFromStorage(value, modRevision);
   if (object === undefined) return undefined;
   deepFreeze(object);
-  if (hit === undefined && sharedDecoded.size >= SHARED_DECODED_MAX) sharedDecoded.delete(sharedDecoded.keys().next().value!);
   sharedDecoded.set(value, { rv: modRevision, object });
   return object;
 }

@@ -5,7 +5,7 @@
 // every watcher, as upstream's cachingObject does (staging/src/k8s.io/apiserver/pkg/storage/cacher/
 // caching_object.go). On every (re)start the replica builds a fresh ApiServer: caches are refilled
 // from etcd, nothing of value lived in the old one.
-import type { Kernel, ProcessContext } from '../kernel/index.ts';
+import { FifoMemo, type Kernel, type ProcessContext } from '../kernel/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
 import { ApiServer, requestURI, type ApiServerOptions } from './api-server.ts';
 import { adoptWireBody, copyWithout } from './encoding.ts';
@@ -176,15 +176,11 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
  * Bounded, oldest first out: a text is needed only while its event fans out, and keeping one per
  * object for as long as the watch cache keeps the object cost about 3 KB per pod at scale.
  */
-const eventTexts = new Map<object, Partial<Record<ApiWatchEvent['type'], string>>>();
-const EVENT_TEXTS_MAX = 4096;
+const eventTexts = new FifoMemo<object, Partial<Record<ApiWatchEvent['type'], string>>>(4096);
 
 function encodeEvent(ev: ApiWatchEvent): string {
   let texts = eventTexts.get(ev.object);
-  if (texts === undefined) {
-    if (eventTexts.size >= EVENT_TEXTS_MAX) eventTexts.delete(eventTexts.keys().next().value!);
-    eventTexts.set(ev.object, (texts = {}));
-  }
+  if (texts === undefined) eventTexts.set(ev.object, (texts = {}));
   return (texts[ev.type] ??= `{"type":"${ev.type}","object":${JSON.stringify(ev.object)}}`);
 }
 
@@ -195,16 +191,12 @@ function encodeEvent(ev: ApiWatchEvent): string {
  * Node seldom changes: the same text serves each read. Bounded, oldest first out; a text is worth
  * keeping only until its object's next read.
  */
-const frozenTexts = new Map<object, string>();
-const FROZEN_TEXTS_MAX = 1024;
+const frozenTexts = new FifoMemo<object, string>(1024);
 
 function jsonOf(value: unknown): string {
   if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
   let text = frozenTexts.get(value);
-  if (text === undefined) {
-    if (frozenTexts.size >= FROZEN_TEXTS_MAX) frozenTexts.delete(frozenTexts.keys().next().value!);
-    frozenTexts.set(value, (text = JSON.stringify(value)));
-  }
+  if (text === undefined) frozenTexts.set(value, (text = JSON.stringify(value)));
   return text;
 }
 

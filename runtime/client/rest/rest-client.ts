@@ -9,6 +9,7 @@
 // check): a stream whose peer no longer knows it is closed with an error, and the informer
 // re-watches. Requests (not watches) wait for a token of the client's rate limiter first
 // (rate-limiter.ts: rest.Config QPS/Burst).
+import { FifoMemo } from '../../kernel/index.ts';
 import { rateLimiterFor, retryReason, type ThrottleLog, type TokenBucketRateLimiter } from './rate-limiter.ts';
 import {
   isWireMessage, type RestCredentials, type RestImpersonation, type RestRequest, type WireMessage, type WireRequest,
@@ -380,14 +381,12 @@ export class RestClient {
  * enforces client-go's rule that objects from an informer are never mutated. A pure function's
  * memo, bounded: it only needs to live as long as one event's fan-out.
  */
-const sharedWatchEvents = new Map<string, unknown>();
-const SHARED_WATCH_EVENTS_MAX = 4096;
+const sharedWatchEvents = new FifoMemo<string, unknown>(4096);
 
 function decodeWatchEvent(json: string): unknown {
   let ev = sharedWatchEvents.get(json);
   if (ev === undefined) {
     ev = deepFreeze(decode(json));
-    if (sharedWatchEvents.size >= SHARED_WATCH_EVENTS_MAX) sharedWatchEvents.delete(sharedWatchEvents.keys().next().value!);
     sharedWatchEvents.set(json, ev);
   }
   return ev;
