@@ -41,11 +41,14 @@ export function staticPodManifests(plan: ClusterPlan, m: MachinePlan): StaticPod
  */
 export function staticPodSource(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, controlPlane: ControlPlane): StaticPodSource {
   const manifests = staticPodManifests(plan, m);
+  /** "<manifest name>-<machine>", built once per manifest (the kubelet asks every second). */
+  const processNames = new Map<string, string>();
   const seen = new Map<string, { incarnation: number; startedAtMs: number; finishedAtMs?: number; previous?: { startedAtMs: number; finishedAtMs: number } }>();
   return {
     manifests: () => manifests,
     containerState(manifestName): StaticContainerState {
-      const processName = `${manifestName}-${m.name}`;
+      let processName = processNames.get(manifestName);
+      if (processName === undefined) processNames.set(manifestName, processName = `${manifestName}-${m.name}`);
       const proc = kernel.process(processName);
       const incarnation = proc?.incarnation ?? 0;
       const running = proc?.up === true;
@@ -66,14 +69,15 @@ export function staticPodSource(kernel: Kernel, plan: ClusterPlan, m: MachinePla
       const replica = controlPlane.replicas.find((r) => r.name === processName);
       // incarnations go 1 (first start), 2 (crash), 3 (start again)...: each odd one after the first is a restart
       const restartCount = Math.max(0, Math.floor((incarnation - 1) / 2));
-      return {
+      const state: StaticContainerState = {
         running,
         ready: running && (replica ? replica.current()?.isReady === true : true),
         restartCount,
         startedAtMs: s.startedAtMs,
-        ...(s.finishedAtMs !== undefined && !running ? { finishedAtMs: s.finishedAtMs } : {}),
-        ...(running && s.previous && restartCount > 0 ? { previous: s.previous } : {}),
       };
+      if (s.finishedAtMs !== undefined && !running) state.finishedAtMs = s.finishedAtMs;
+      if (running && s.previous && restartCount > 0) state.previous = s.previous;
+      return state;
     },
   };
 }

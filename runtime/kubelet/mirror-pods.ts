@@ -46,6 +46,8 @@ export class MirrorPods {
   /** Per mirror pod uid, the (mirror, container) state whose status is already written. */
   private readonly settled = new Map<string, string>();
   private nodeUid: string | undefined;
+  /** The manifest list read last (a source hands over a new list when the directory changed). */
+  private lastManifests: readonly unknown[] | undefined;
 
   constructor(private readonly ctx: ProcessContext, private readonly d: MirrorPodDeps) {}
 
@@ -77,8 +79,12 @@ export class MirrorPods {
 
   /** The config source: a manifest that changed gets a new hash (and so a new mirror pod). */
   private readManifests(): void {
+    const manifests = this.d.source.manifests();
+    // the same list object as last time: no file changed (the relist's common case, every second)
+    if (manifests === this.lastManifests) return;
+    this.lastManifests = manifests;
     const seen = new Set<string>();
-    for (const m of this.d.source.manifests()) {
+    for (const m of manifests) {
       seen.add(m.file);
       const known = this.staticPods.get(m.file);
       // the text comparison (the file's content) runs only when the source hands over a new object

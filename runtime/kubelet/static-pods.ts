@@ -43,7 +43,7 @@ export interface StaticContainerState {
 
 /** The kubelet's window onto the static pods of its node. */
 export interface StaticPodSource {
-  /** The manifests in the directory right now. */
+  /** The manifests in the directory right now: the same list object until the directory changes. */
   manifests(): readonly StaticPodManifest[];
   /** The runtime's view of the container of the static pod named `manifestName` in its manifest. */
   containerState(manifestName: string): StaticContainerState;
