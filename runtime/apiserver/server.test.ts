@@ -49,6 +49,22 @@ describe('API server replica on the wire', () => {
     expect(JSON.parse(call({ verb: 'get', resource: 'nodes', name: 'n1' }).bodyJson)).toEqual(after);
   });
 
+  it('a watch-cache read carries the cached frozen object beside its text, exactly what the text parses to', () => {
+    const { call } = rig();
+    call({ verb: 'create', resource: 'nodes', bodyJson: node({ a: '1' }) });
+    const cached = call({ verb: 'get', resource: 'nodes', name: 'n1', query: { resourceVersion: '0' } });
+    expect(Object.isFrozen(cached.frozenBody)).toBe(true);
+    expect(cached.frozenBody).toEqual(JSON.parse(cached.bodyJson));
+    // from etcd, and the answer to a write that changed something: a fresh object, sent only as text
+    expect(call({ verb: 'get', resource: 'nodes', name: 'n1' }).frozenBody).toBeUndefined();
+    const changed = { ...JSON.parse(cached.bodyJson), spec: { unschedulable: true } };
+    expect(call({ verb: 'update', resource: 'nodes', name: 'n1', bodyJson: JSON.stringify(changed) }).frozenBody).toBeUndefined();
+    // an update that changes nothing answers with the object as it is, the cache's shared one
+    const current = call({ verb: 'get', resource: 'nodes', name: 'n1', query: { resourceVersion: '0' } });
+    const noop = call({ verb: 'update', resource: 'nodes', name: 'n1', bodyJson: current.bodyJson });
+    expect(noop.frozenBody).toEqual(JSON.parse(noop.bodyJson));
+  });
+
   it('traces each request with its verb, URI and code', () => {
     const { kernel, call } = rig();
     call({ verb: 'get', resource: 'pods', namespace: 'default', name: 'web', query: { resourceVersion: '0' } });

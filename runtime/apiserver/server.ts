@@ -26,13 +26,19 @@ export type WireRequest = Omit<ApiRequest, 'body'> & { bodyJson?: string };
  *   number it sent, so a client that missed the tail of a stream finds out.
  * - `conn` names the client connection a request or watch travels on (one HTTP/2 connection per
  *   client): the load balancer pins a connection to one replica.
+ * - Decoding shortcuts: a response whose body is one of the watch cache's deep-frozen objects
+ *   carries that object as `frozenBody`, and a watch event of such an object carries the frozen
+ *   event as `event`, beside the JSON text, which stays the message's content. They are exactly
+ *   what parsing the text gives (the object was parsed from etcd's JSON and never changed), so a
+ *   client may use them instead of decoding: watch streams always do (informers' objects are
+ *   frozen and shared anyway), a request only when its caller promises not to change the result.
  */
 export type ApiWireMessage =
   | { type: 'api.request'; id: number; req: WireRequest; conn?: number }
-  | { type: 'api.response'; id: number; code: number; bodyJson: string; warnings?: string[]; servedBy?: string }
+  | { type: 'api.response'; id: number; code: number; bodyJson: string; frozenBody?: unknown; warnings?: string[]; servedBy?: string }
   | { type: 'api.failure'; id: number; error: string }
   | { type: 'api.watch'; id: number; req: WireRequest; conn?: number }
-  | { type: 'api.watch.event'; id: number; seq: number; eventJson: string }
+  | { type: 'api.watch.event'; id: number; seq: number; eventJson: string; event?: unknown }
   | { type: 'api.watch.close'; id: number; seq?: number; errorJson?: string; transportError?: string }
   | { type: 'api.watch.stop'; id: number }
   | { type: 'api.ping'; id: number }
@@ -143,7 +149,10 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
         let closed = false;
         let seq = 0;
         const handle = server.watch(req, {
-          onEvent: (ev) => ctx.send(from, { type: 'api.watch.event', id: msg.id, seq: ++seq, eventJson: encodeEvent(ev) }),
+          onEvent: (ev) => {
+            const encoded = encodeEvent(ev);
+            ctx.send(from, { type: 'api.watch.event', id: msg.id, seq: ++seq, eventJson: encoded.text, event: encoded.frozen });
+          },
           onClose: (err) => {
             closed = true;
             streams.delete(key);
@@ -176,12 +185,21 @@ function serveOnNetwork(ctx: ProcessContext, server: ApiServer): void {
  * Bounded, oldest first out: a text is needed only while its event fans out, and keeping one per
  * object for as long as the watch cache keeps the object cost about 3 KB per pod at scale.
  */
-const eventTexts = new FifoMemo<object, Partial<Record<ApiWatchEvent['type'], string>>>(4096);
+const eventTexts = new FifoMemo<object, Partial<Record<ApiWatchEvent['type'], EncodedEvent>>>(4096);
 
-function encodeEvent(ev: ApiWatchEvent): string {
+/** A watch event's text, and the frozen event itself when its object is a deep-frozen cache object. */
+interface EncodedEvent {
+  text: string;
+  frozen: Readonly<ApiWatchEvent> | undefined;
+}
+
+function encodeEvent(ev: ApiWatchEvent): EncodedEvent {
   let texts = eventTexts.get(ev.object);
   if (texts === undefined) eventTexts.set(ev.object, (texts = {}));
-  return (texts[ev.type] ??= `{"type":"${ev.type}","object":${JSON.stringify(ev.object)}}`);
+  return (texts[ev.type] ??= {
+    text: `{"type":"${ev.type}","object":${JSON.stringify(ev.object)}}`,
+    frozen: Object.isFrozen(ev.object) ? Object.freeze({ ...ev }) : undefined,
+  });
 }
 
 /**
@@ -202,6 +220,7 @@ function jsonOf(value: unknown): string {
 
 function encodeResponse(id: number, res: ApiResponse): ApiWireMessage {
   const msg: Extract<ApiWireMessage, { type: 'api.response' }> = { type: 'api.response', id, code: res.code, bodyJson: jsonOf(res.body) };
+  if (typeof res.body === 'object' && res.body !== null && Object.isFrozen(res.body)) msg.frozenBody = res.body;
   if (res.warnings) msg.warnings = res.warnings;
   if (res.servedBy) msg.servedBy = res.servedBy;
   return msg;

@@ -183,6 +183,8 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
           },
         );
       },
+      // the Node is only read (its conditions carried over into the patch): the cache's shared copy will do
+      { readOnly: true },
     );
   };
   o.recordNodeEvent?.('NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');

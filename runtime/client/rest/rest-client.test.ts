@@ -339,3 +339,35 @@ describe('RestClient connections', () => {
     expect(gets[1]).not.toBe(gets[0]);
   });
 });
+
+describe('RestClient decoding shortcuts', () => {
+  const frozenPod = Object.freeze({ kind: 'Pod', metadata: Object.freeze({ name: 'p' }) });
+  const withFrozen = (id: number): WireMessage => ({ type: 'api.response', id, code: 200, bodyJson: '{"kind":"Pod","metadata":{"name":"p"}}', frozenBody: frozenPod });
+
+  it('hands a read-only caller the frozen body the server sent, and everyone else a fresh decoded copy', () => {
+    const { kernel, client } = setup((msg, reply) => msg.type === 'api.request' && reply(withFrozen(msg.id)));
+    const got: RestResponse[] = [];
+    client.request({ verb: 'get', resource: 'pods', namespace: 'default', name: 'p' }, (r) => got.push(r), { readOnly: true });
+    client.request({ verb: 'get', resource: 'pods', namespace: 'default', name: 'p' }, (r) => got.push(r));
+    kernel.runFor(1_000);
+    expect(got[0]!.body).toBe(frozenPod);
+    expect(got[1]!.body).not.toBe(frozenPod);
+    expect(got[1]!.body).toEqual(frozenPod);
+    expect(Object.isFrozen(got[1]!.body)).toBe(false);
+  });
+
+  it('delivers the frozen event a watch event carries, or decodes (and freezes) its text', () => {
+    const frozenEvent = Object.freeze({ type: 'ADDED', object: frozenPod });
+    const { kernel, client } = setup((msg, reply) => {
+      if (msg.type !== 'api.watch') return;
+      reply({ type: 'api.watch.event', id: msg.id, seq: 1, eventJson: '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"p"}}}', event: frozenEvent });
+      reply({ type: 'api.watch.event', id: msg.id, seq: 2, eventJson: '{"type":"DELETED","object":{"kind":"Pod","metadata":{"name":"p"}}}' });
+    });
+    const events: RestWatchEvent[] = [];
+    client.watch({ verb: 'watch', resource: 'pods', namespace: 'default' }, { onEvent: (e) => events.push(e), onClose: () => undefined });
+    kernel.runFor(1_000);
+    expect(events[0]).toBe(frozenEvent);
+    expect(events[1]).toEqual({ type: 'DELETED', object: { kind: 'Pod', metadata: { name: 'p' } } });
+    expect(Object.isFrozen(events[1]!.object)).toBe(true);
+  });
+});

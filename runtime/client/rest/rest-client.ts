@@ -159,7 +159,13 @@ export class RestClient {
     this.host.setHandler(this.options.name, null);
   }
 
-  request(req: RestRequest, cb: (res: RestResponse) => void): void {
+  /**
+   * Sends `req` (with retries and a deadline) and calls `cb` with the response. `readOnly`: the
+   * caller never changes the body it gets, so a shared frozen object the server sent along with the
+   * text (a watch-cache read) is handed over as is instead of decoded.
+   */
+  request(req: RestRequest, cb: (res: RestResponse) => void, options?: { readOnly?: boolean }): void {
+    const readOnly = options?.readOnly === true;
     const timeoutMs = this.options.timeoutMs ?? 30_000;
     const maxRetries = this.options.maxRetries ?? 10;
     const idempotent = req.verb === 'get' || req.verb === 'list';
@@ -186,7 +192,7 @@ export class RestClient {
       this.pending.set(currentId, (msg) => {
         this.pending.delete(currentId);
         if (msg.type === 'api.response') {
-          const res: RestResponse = { code: msg.code, body: decode(msg.bodyJson) };
+          const res: RestResponse = { code: msg.code, body: readOnly && msg.frozenBody !== undefined ? msg.frozenBody : decode(msg.bodyJson) };
           if (msg.warnings) res.warnings = msg.warnings;
           if (msg.servedBy) res.servedBy = msg.servedBy;
           // with_retry.go IsNextRetry + checkWait: a 429 or 5xx carrying Retry-After is sent again
@@ -279,7 +285,7 @@ export class RestClient {
     // TCP gives a stream in order or not at all; the simulated network may drop or reorder, so
     // hold early messages until the gap fills, and call the connection broken if it does not.
     const deliver = (msg: WireMessage): void => {
-      if (msg.type === 'api.watch.event') return handlers.onEvent(decodeWatchEvent(msg.eventJson) as RestWatchEvent);
+      if (msg.type === 'api.watch.event') return handlers.onEvent((msg.event ?? decodeWatchEvent(msg.eventJson)) as RestWatchEvent);
       if (msg.type !== 'api.watch.close') return;
       if (msg.transportError !== undefined) return broken(msg.transportError);
       end(msg.errorJson === undefined ? undefined : decode(msg.errorJson));

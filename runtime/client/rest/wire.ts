@@ -64,10 +64,10 @@ export type WireRequest = Omit<RestRequest, 'body'> & {
  */
 export type WireMessage =
   | { type: 'api.request'; id: number; req: WireRequest; conn?: number }
-  | { type: 'api.response'; id: number; code: number; bodyJson: string; warnings?: string[]; servedBy?: string }
+  | { type: 'api.response'; id: number; code: number; bodyJson: string; frozenBody?: unknown; warnings?: string[]; servedBy?: string }
   | { type: 'api.failure'; id: number; error: string }
   | { type: 'api.watch'; id: number; req: WireRequest; conn?: number }
-  | { type: 'api.watch.event'; id: number; seq: number; eventJson: string }
+  | { type: 'api.watch.event'; id: number; seq: number; eventJson: string; event?: unknown }
   | { type: 'api.watch.close'; id: number; seq?: number; errorJson?: string; transportError?: string }
   | { type: 'api.watch.stop'; id: number }
   | { type: 'api.ping'; id: number }
