@@ -213,19 +213,22 @@ export function decodeFromStorage(value: string, modRevision: number): KubeObjec
  * HA control plane watch the same etcd values (one string, shared by the simulated members), so
  * one frozen decoded object can stand for all of them instead of one copy per API server. Frozen,
  * because a cached object must never be changed in place (the cacher hands the same object to every
- * reader). Keyed by the value text; a hit must also have the same mod revision.
+ * reader). Keyed by the mod revision, a small integer (a Map keyed by the value text hashed every
+ * new multi-kilobyte value once); a hit must also have the same value, which for the one string
+ * the members share is a pointer comparison. Several clusters in one process, or a txn writing
+ * several keys at one revision, just miss. 8,192 entries cover the lag between the replicas'
+ * watches during a burst of writes.
  */
-/** Enough entries to cover the lag between the replicas' watches during a burst of writes. */
-const sharedDecoded = new FifoMemo<string, { rv: number; object: KubeObject }>(8192);
+const sharedDecoded = new FifoMemo<number, { value: string; object: KubeObject }>(8192);
 
 /** decodeFromStorage for the watch cache: the same frozen object for the same value and revision. */
 export function decodeShared(value: string, modRevision: number): KubeObject | undefined {
-  const hit = sharedDecoded.get(value);
-  if (hit !== undefined && hit.rv === modRevision) return hit.object;
+  const hit = sharedDecoded.get(modRevision);
+  if (hit !== undefined && hit.value === value) return hit.object;
   const object = decodeFromStorage(value, modRevision);
   if (object === undefined) return undefined;
   deepFreeze(object);
-  sharedDecoded.set(value, { rv: modRevision, object });
+  sharedDecoded.set(modRevision, { value, object });
   return object;
 }
 
