@@ -33,10 +33,29 @@ export function newControllerRef(owner: KubeObject, apiVersion: string, kind: st
   return { apiVersion, kind, name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
 }
 
-/** Whether labels match a LabelSelector; an invalid selector matches nothing. */
+/**
+ * Whether labels match a LabelSelector; an invalid selector matches nothing. A frozen selector (an
+ * informer's object, shared and never changed) is parsed once: a ReplicaSet's sync asks for each
+ * of its pods, and parsing (sorting the keys, building requirements) was most of that.
+ */
 export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
-  const parsed = labelSelectorAsSelector(selector);
+  let parsed = selector !== undefined ? parsedSelectors.get(selector) : undefined;
+  if (parsed === undefined) {
+    parsed = labelSelectorAsSelector(selector);
+    if (selector !== undefined && Object.isFrozen(selector)) parsedSelectors.set(selector, parsed);
+  }
   return parsed.ok && parsed.selector.matches(labels ?? {});
+}
+
+const parsedSelectors = new WeakMap<LabelSelector, ReturnType<typeof labelSelectorAsSelector>>();
+
+/**
+ * Whether labels include every pair of a Service's selector (labels.SelectorFromSet: an empty
+ * selector matches everything; the API server validated the pairs when the Service was written).
+ */
+export function labelsMatchSet(selector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>> | undefined): boolean {
+  for (const k in selector) if (labels?.[k] !== selector[k]) return false;
+  return true;
 }
 
 /** A selector parsed once, for matching many pods (an invalid selector matches nothing). */

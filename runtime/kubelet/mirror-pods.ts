@@ -12,7 +12,7 @@ import type { Lister, RestClient } from '../client/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
 import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
 import {
-  isCurrentMirrorOf, isMirrorPod, mirrorPodOf, staticPodFromManifest, staticPodStatus, type StaticPodSource,
+  isCurrentMirrorOf, isMirrorPod, mirrorPodOf, staticPodFromManifest, staticPodStatus, type StaticContainerState, type StaticPodSource,
 } from './static-pods.ts';
 
 /** pleg.go: the generic PLEG relists the runtime every second. */
@@ -44,7 +44,7 @@ export class MirrorPods {
   /** The last status written, per mirror pod uid (the informer may not have caught up with it yet). */
   private readonly written = new Map<string, WrittenStatus>();
   /** Per mirror pod uid, the (mirror, container) state whose status is already written. */
-  private readonly settled = new Map<string, string>();
+  private readonly settled = new Map<string, SettledState>();
   private nodeUid: string | undefined;
   /** The manifest list read last (a source hands over a new list when the directory changed). */
   private lastManifests: readonly unknown[] | undefined;
@@ -160,17 +160,15 @@ export class MirrorPods {
     const state = this.d.source.containerState(entry.manifestName);
     // PLEG: a relist that finds the same running container and the same mirror pod syncs nothing
     // (a stopped one is recomputed, as its back-off message moves with time)
-    const unchanged = state.running
-      ? `${mirror.metadata.resourceVersion ?? ''}|${String(state.ready)}|${state.restartCount}|${state.startedAtMs}|${state.previous?.startedAtMs ?? ''}|${state.previous?.finishedAtMs ?? ''}`
-      : undefined;
-    if (unchanged !== undefined && this.settled.get(uid) === unchanged) return;
+    const settled = this.settled.get(uid);
+    if (state.running && settled !== undefined && sameSettledState(settled, mirror, state)) return;
     const last = overwrittenByOthers(mirror, this.written.get(uid)) ? undefined : this.written.get(uid);
     // conditions keep their transition times from what we wrote last, even before the informer shows it
     const base = last ? { ...mirror, status: last.status } : mirror;
     const status = staticPodStatus(base, entry.pod, state, this.d.nodeIP, this.ctx.now());
     const text = JSON.stringify(status);
     if (last?.text === text) {
-      if (unchanged !== undefined) this.settled.set(uid, unchanged);
+      if (state.running) this.settled.set(uid, settledStateOf(mirror, state));
       return;
     }
     this.settled.delete(uid);
@@ -185,4 +183,24 @@ export class MirrorPods {
       if (res.code === 200) this.written.set(uid, { text, status, resourceVersion: (res.body as Pod).metadata.resourceVersion ?? '' });
     });
   }
+}
+
+/** What a running static pod's written status depends on: the mirror's version and the container's record. */
+interface SettledState {
+  resourceVersion: string | undefined;
+  ready: boolean;
+  restartCount: number;
+  startedAtMs: number;
+  previous: StaticContainerState['previous'];
+}
+
+function settledStateOf(mirror: Pod, state: StaticContainerState): SettledState {
+  return { resourceVersion: mirror.metadata.resourceVersion, ready: state.ready, restartCount: state.restartCount, startedAtMs: state.startedAtMs, previous: state.previous };
+}
+
+/** Compared field by field (the relist asks every second for each static pod; a key string per ask was garbage). */
+function sameSettledState(s: SettledState, mirror: Pod, state: StaticContainerState): boolean {
+  return s.resourceVersion === mirror.metadata.resourceVersion && s.ready === state.ready && s.restartCount === state.restartCount
+    && s.startedAtMs === state.startedAtMs && s.previous?.startedAtMs === state.previous?.startedAtMs
+    && s.previous?.finishedAtMs === state.previous?.finishedAtMs;
 }

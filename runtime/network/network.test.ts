@@ -136,3 +136,34 @@ describe('ClusterNetwork.sendRequest', () => {
     expect(net().sendRequest('worker-2', '10.96.5.5:80')).toMatchObject({ ok: false, error: 'dial tcp 10.96.5.5:80: connect: no route to host' });
   });
 });
+
+describe('servicePorts endpoint order', () => {
+  // replay a failure with FC_SEED=<seed> npm run test:unit -- runtime/network/network
+  const envSeed = Number((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.FC_SEED);
+  const seed = Number.isFinite(envSeed) ? envSeed : 20261202;
+  const svc: Service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { clusterIP: '10.96.0.10', ports: [{ port: 80, protocol: 'TCP' }] } };
+  const sliceOf = (addrs: string[]): EndpointSlice => ({
+    apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', addressType: 'IPv4',
+    metadata: { name: 's-1', namespace: 'default', labels: { 'kubernetes.io/service-name': 's' } },
+    ports: [{ port: 8080, protocol: 'TCP' }],
+    endpoints: addrs.map((a) => ({ addresses: [a], conditions: { ready: true } })),
+  });
+
+  it('sorts addresses numerically, octet by octet, as kube-proxy does', () => {
+    const eps = servicePorts([svc], [sliceOf(['10.244.1.12', '10.244.1.5', '10.244.10.1', '9.0.0.1', '10.244.1.50'])])[0]!.endpoints;
+    expect(eps).toEqual(['9.0.0.1:8080', '10.244.1.5:8080', '10.244.1.12:8080', '10.244.1.50:8080', '10.244.10.1:8080']);
+  });
+
+  it(`agrees with comparing the split numbers (seed ${seed})`, () => {
+    const octet = fc.integer({ min: 0, max: 255 });
+    fc.assert(fc.property(fc.uniqueArray(fc.tuple(octet, octet, octet, octet).map((o) => o.join('.')), { minLength: 1, maxLength: 30 }), (addrs) => {
+      const key = (e: string): number[] => e.split(/[.:]/).map(Number);
+      const expected = addrs.map((a) => `${a}:8080`).sort((a, b) => {
+        const ka = key(a), kb = key(b);
+        for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+        return 0;
+      });
+      expect(servicePorts([svc], [sliceOf(addrs)])[0]!.endpoints).toEqual(expected);
+    }), { seed, numRuns: 200 });
+  });
+});

@@ -11,7 +11,7 @@
 import { rfc3339, type Endpoints, type Pod, type Service } from '../../api/index.ts';
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
-import { keyOf, selectorMatches } from '../controller-utils.ts';
+import { keyOf, labelsMatchSet } from '../controller-utils.ts';
 import { LABEL_HEADLESS, queueServiceChanges } from '../endpointslice/index.ts';
 import { responseError } from '../namespace/serial.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
@@ -75,7 +75,7 @@ export class EndpointsController {
     // ExternalName Services have no pods; a Service without a selector has Endpoints its user manages
     if (service.spec.type === 'ExternalName' || !service.spec.selector) return done();
     const selector = service.spec.selector;
-    const pods = this.o.pods.lister.listInNamespace(namespace, (p) => selectorMatches({ matchLabels: selector }, p.metadata.labels));
+    const pods = this.o.pods.lister.listInNamespace(namespace, (p) => labelsMatchSet(selector, p.metadata.labels));
     const triggerMs = this.triggerTimes.compute(namespace, service, pods);
     const subsets = computeSubsets(service, pods);
     const truncated = truncateSubsets(subsets);

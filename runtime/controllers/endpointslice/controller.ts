@@ -8,7 +8,7 @@
 import type { EndpointSlice, Pod, Service } from '../../api/index.ts';
 import type { EventRecorder, RestClient, SharedInformer } from '../../client/index.ts';
 import { RateLimitingQueue, isTombstone, runWorkers, type WorkerPool } from '../../client/index.ts';
-import { selectorMatches } from '../controller-utils.ts';
+import { labelsMatchSet } from '../controller-utils.ts';
 import type { ControllerClock } from '../replicaset/controller.ts';
 import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, queueServiceChanges } from './endpoints.ts';
 import { reconcileEndpointSlices } from './reconcile.ts';
@@ -63,7 +63,7 @@ export class EndpointSliceController {
     }
     if (service.spec.type === 'ExternalName' || !service.spec.selector || service.metadata.deletionTimestamp) return done();
     const selector = service.spec.selector;
-    const pods = this.o.pods.lister.listInNamespace(namespace, (p) => selectorMatches({ matchLabels: selector }, p.metadata.labels));
+    const pods = this.o.pods.lister.listInNamespace(namespace, (p) => labelsMatchSet(selector, p.metadata.labels));
     const slices = this.o.endpointSlices.lister.listInNamespace(namespace, (s) =>
       s.metadata.labels?.[LABEL_SERVICE_NAME] === name && s.metadata.labels[LABEL_MANAGED_BY] === CONTROLLER_NAME);
     if (this.writer.isStale(key, slices)) return done('EndpointSlice informer cache is out of date');

@@ -4,7 +4,7 @@
 // ShouldPodBeInEndpoints, setEndpointSliceLabels) and pkg/api/v1/pod/util.go (FindPort).
 import type { Endpoint, EndpointPort, Pod, Service } from '../../api/index.ts';
 import { isTombstone, type SharedInformer } from '../../client/index.ts';
-import { isPodReady, keyOf, selectorMatches } from '../controller-utils.ts';
+import { isPodReady, keyOf, labelsMatchSet } from '../controller-utils.ts';
 
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
 export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
@@ -99,7 +99,7 @@ export function queueServiceChanges(queue: { add(key: string): void }, services:
     for (const svc of services.lister.listInNamespace(pod.metadata.namespace ?? '')) {
       const selector = svc.spec.selector;
       if (!selector) continue;
-      const matches = (p: Pod): boolean => selectorMatches({ matchLabels: selector }, p.metadata.labels);
+      const matches = (p: Pod): boolean => labelsMatchSet(selector, p.metadata.labels);
       if (matches(pod) || (old && matches(old))) queue.add(keyOf(svc));
     }
   };
