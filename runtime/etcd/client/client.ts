@@ -73,6 +73,10 @@ export class SimEtcdClient implements EtcdClient {
   private readonly pingKeys = new Map<string, { round: number; count: number; keys: string[] }>();
   /** The stream list last sent to each member; a sent list is never changed afterwards. */
   private readonly pingSent = new Map<string, readonly string[]>();
+  /** The network's drop count at the last ping round (see pingConnections). */
+  private dropsAtLastRound = -1;
+  /** Per member, this round's verdict: ping it (true), or its connection is known sound (false). */
+  private readonly pingNeeded = new Map<string, { round: number; needed: boolean }>();
   private seq = 0;
   private preferred = 0;
   private readonly live: () => boolean;
@@ -217,7 +221,14 @@ export class SimEtcdClient implements EtcdClient {
     this.clock.setTimer(RESET_CHECK_MS, () => this.checkResets());
   }
 
-  /** Every TAIL_CHECK_MS: resume streams silent past the keepalive timeout, and ping each member once for the rest. */
+  /**
+   * Every TAIL_CHECK_MS: resume streams silent past the keepalive timeout, and ping each member once
+   * for the rest. The ping stands for what TCP and gRPC keepalive do under a real connection: find
+   * a lost tail (TCP resends it) and a dead peer (no ack). Neither can have happened on a
+   * connection whose two directions are unbroken while the network has dropped nothing since the
+   * last round, so such a connection counts as heard from without a ping: a quiet, healthy
+   * cluster sends none (their answers were a few percent of an idle HA cluster's work).
+   */
   private pingConnections(): void {
     if (this.liveWatches.size === 0) {
       this.pinging = false;
@@ -227,9 +238,13 @@ export class SimEtcdClient implements EtcdClient {
     const round = ++this.pingRound;
     this.pingMembers = 0;
     const now = this.clock.now();
+    const drops = this.kernel.net.stats.dropped;
+    const nothingLost = drops === this.dropsAtLastRound;
+    this.dropsAtLastRound = drops;
     this.liveWatches.forEach((w) => {
       if (!w.keepalive(now)) return;
       const member = w.streamMember;
+      if (nothingLost && !this.mustPing(member, round)) return w.heardNow(now);
       let scratch = this.pingKeys.get(member);
       if (scratch === undefined) this.pingKeys.set(member, (scratch = { round: 0, count: 0, keys: [] }));
       if (scratch.round !== round) {
@@ -248,6 +263,18 @@ export class SimEtcdClient implements EtcdClient {
       this.sendRaw(member, { op: 'watchPing', watchKeys });
     }
     this.clock.setTimer(TAIL_CHECK_MS, () => this.pingConnections());
+  }
+
+  /** Whether `member`'s connection needs this round's ping: a partition or block cuts it either way. */
+  private mustPing(member: string, round: number): boolean {
+    let verdict = this.pingNeeded.get(member);
+    if (verdict === undefined) this.pingNeeded.set(member, (verdict = { round: 0, needed: false }));
+    if (verdict.round !== round) {
+      verdict.round = round;
+      const net = this.kernel.net;
+      verdict.needed = !net.canReach(this.opts.name, member) || !net.canReach(member, this.opts.name);
+    }
+    return verdict.needed;
   }
 
   nextId(): number {
@@ -435,6 +462,11 @@ class ClientWatch implements WatchHandle {
 
   get streamMember(): string {
     return this.member;
+  }
+
+  /** The connection is known sound (pingConnections): as good as a keepalive answer. */
+  heardNow(nowMs: number): void {
+    this.lastHeardMs = nowMs;
   }
 
   get streamWatchKey(): string {
