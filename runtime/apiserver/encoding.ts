@@ -232,6 +232,30 @@ export function decodeShared(value: string, modRevision: number): KubeObject | u
   return object;
 }
 
+/**
+ * The texts this process's API servers wrote, by the revision that wrote them: encodeForStorage's
+ * output, so decoding one and encoding it again gives the same text. Bounded like sharedDecoded.
+ */
+const writtenTexts = new FifoMemo<number, string>(8192);
+
+/** The store wrote `value` (encodeForStorage's text) at `revision`. */
+export function rememberWritten(revision: number, value: string): void {
+  writtenTexts.set(revision, value);
+}
+
+/**
+ * encodeForStorage(obj) without encoding, when `obj` is the watch cache's object decoded from a
+ * text an API server wrote: that text. Else undefined (a value written some other way, e.g. by
+ * etcdctl, may be formatted differently, so it is encoded as upstream encodes the cached object).
+ */
+export function storedTextOf(obj: KubeObject): string | undefined {
+  const rv = Number(obj.metadata.resourceVersion);
+  const hit = sharedDecoded.get(rv);
+  if (hit === undefined || hit.object !== obj) return undefined;
+  const written = writtenTexts.get(rv);
+  return written !== undefined && written === hit.value ? written : undefined;
+}
+
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
   Object.freeze(value);

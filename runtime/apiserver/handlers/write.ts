@@ -9,7 +9,7 @@ import {
   newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod, type Status,
 } from '../../api/index.ts';
 import { AttemptsFinish, NOT_STORED, STORED, WriteFinish } from '../admission/finish.ts';
-import { decodeBody, encodeForStorage, jsonClone } from '../encoding.ts';
+import { decodeBody, encodeForStorage, jsonClone, storedTextOf } from '../encoding.ts';
 import { applyDefaults } from '../registry/defaults.ts';
 import { toRequestedVersion, toStorageVersion } from '../registry/event-conversion.ts';
 import { applyPatch, PATCH_TYPES, unsupportedPatchType } from '../registry/strategic-merge-patch.ts';
@@ -212,6 +212,8 @@ const frozenStoredForms = new WeakMap<KubeObject, string>();
 
 function storedForm(cur: KubeObject): string {
   if (!Object.isFrozen(cur)) return encodeForStorage(cur);
+  const written = storedTextOf(cur);
+  if (written !== undefined) return written;
   let text = frozenStoredForms.get(cur);
   if (text === undefined) frozenStoredForms.set(cur, (text = encodeForStorage(cur)));
   return text;

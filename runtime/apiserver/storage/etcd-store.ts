@@ -5,7 +5,7 @@
 // is its key's mod_revision.
 import type { KubeObject, Status } from '../../api/index.ts';
 import type { EtcdClient, EtcdError, KeyValue, TxnResult, WithHeader } from '../../etcd/index.ts';
-import { decodeFromStorage, encodeForStorage } from '../encoding.ts';
+import { decodeFromStorage, encodeForStorage, rememberWritten } from '../encoding.ts';
 import type { ApiWatchEvent } from '../request.ts';
 import { watchEtcd, type DirectWatchRequest } from './etcd-watch.ts';
 
@@ -77,6 +77,7 @@ export class EtcdStore {
       (r) => {
         if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
         if (!r.value.succeeded) return cb({ ok: true, value: undefined });
+        rememberWritten(r.value.header.revision, value);
         cb({ ok: true, value: withRevision(obj, r.value.header.revision) });
       },
     );
@@ -134,7 +135,8 @@ export class EtcdStore {
     retry: (latest: Current | undefined) => void,
   ): void {
     const expected = current?.modRevision ?? 0;
-    const op = d.action === 'put' ? { put: { key, value: d.value ?? encodeForStorage(d.object) } } : { deleteRange: { key, prevKv: true } };
+    const value = d.action === 'put' ? d.value ?? encodeForStorage(d.object) : undefined;
+    const op = value !== undefined ? { put: { key, value } } : { deleteRange: { key, prevKv: true } };
     // store.go OptimisticPut/conditionalDelete: If(mod_revision == expected) Then(op) Else(Get(key))
     this.etcd.txn({ compare: [{ key, target: 'MOD', result: 'EQUAL', operand: expected }], success: [op], failure: [{ range: { key } }] }, (r) => {
       if (!r.ok) return cb({ ok: false, status: storageError(r.error) });
@@ -149,6 +151,7 @@ export class EtcdStore {
         const prev = deletedObject(r.value, current?.object);
         return cb({ ok: true, value: { object: prev && withRevision(prev, r.value.header.revision), deleted: true } });
       }
+      if (value !== undefined) rememberWritten(r.value.header.revision, value);
       cb({ ok: true, value: { object: withRevision(d.object, r.value.header.revision), deleted: false } });
     });
   }
