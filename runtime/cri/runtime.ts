@@ -85,6 +85,10 @@ const SIGTERM_EXIT_MS = 100;
 export class ContainerRuntime {
   readonly nodeName: string;
   private readonly images = new Map<string, ImageSpec>();
+  /** listImages' answer, and the images' version it was built at (addImage bumps it). */
+  private imageList: readonly { readonly names: readonly string[]; readonly sizeBytes: number }[] | undefined;
+  private imageListVersion = -1;
+  private imagesVersion = 0;
   private readonly containers = new Map<string, Container>();
   private readonly sandboxes = new Map<string, { id: string; podUid: string; ready: boolean }>();
   private readonly exitListeners: ((info: ContainerInfo) => void)[] = [];
@@ -96,7 +100,7 @@ export class ContainerRuntime {
     this.nodeName = options.nodeName;
     for (const image of options.preloadedImages ?? []) {
       const spec = resolveImage(image);
-      if (spec) this.images.set(spec.ref, spec);
+      if (spec) this.addImage(spec);
     }
   }
 
@@ -135,10 +139,23 @@ export class ContainerRuntime {
   }
 
   /** ListImages, as node.status.images reports them: largest first. */
-  listImages(): { names: string[]; sizeBytes: number }[] {
-    return [...this.images.values()]
-      .sort((a, b) => b.sizeBytes - a.sizeBytes || a.ref.localeCompare(b.ref))
-      .map((i) => ({ names: [imageIdOf(i), i.ref], sizeBytes: i.sizeBytes }));
+  private addImage(spec: ImageSpec): void {
+    this.images.set(spec.ref, spec);
+    this.imagesVersion++;
+  }
+
+  /**
+   * The images, largest first: one frozen list, the same object until an image is added (the
+   * kubelet reads it for every node status check, every 10 s, and compares it with the last one).
+   */
+  listImages(): readonly { readonly names: readonly string[]; readonly sizeBytes: number }[] {
+    if (this.imageList === undefined || this.imageListVersion !== this.imagesVersion) {
+      this.imageListVersion = this.imagesVersion;
+      this.imageList = Object.freeze([...this.images.values()]
+        .sort((a, b) => b.sizeBytes - a.sizeBytes || a.ref.localeCompare(b.ref))
+        .map((i) => Object.freeze({ names: Object.freeze([imageIdOf(i), i.ref]), sizeBytes: i.sizeBytes })));
+    }
+    return this.imageList;
   }
 
   /** PullImage: waits for earlier pulls (serialized), then takes latency + size / bandwidth. */
@@ -157,7 +174,7 @@ export class ContainerRuntime {
     const startAtMs = Math.max(requestedAtMs, this.pullQueueFreeAtMs);
     this.pullQueueFreeAtMs = startAtMs + pullMs;
     this.host.setTimer(this.pullQueueFreeAtMs - requestedAtMs, () => {
-      this.images.set(spec.ref, spec);
+      this.addImage(spec);
       done({ ok: true, image: spec, pullMs, totalMs: this.host.now() - requestedAtMs });
     });
   }

@@ -87,8 +87,8 @@ export interface NodeAgentOptions {
   client: RestClient;
   /** The Node to create when none exists (capacity, addresses, nodeInfo...). */
   initialNode?: Node;
-  /** node.status.images right now. */
-  images(): { names: string[]; sizeBytes: number }[];
+  /** node.status.images right now: the same list object while it is unchanged. */
+  images(): readonly { readonly names: readonly string[]; readonly sizeBytes: number }[];
   /** The container runtime's network error right now (runtime-state.ts), undefined when its network is ready. */
   networkError?: () => string | undefined;
   /** Records an event about this node (the kubelet's recorder with its nodeRef). */
@@ -98,6 +98,8 @@ export interface NodeAgentOptions {
 export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
   let lastReportedMs = -Infinity;
   let lastReported = '';
+  let lastImages: ReturnType<NodeAgentOptions['images']> | undefined;
+  let lastFingerprint = '';
   // recordNodeStatusEvent: "Node <name> status is now: <event>"
   const statusEvents = (events: readonly string[]): void => {
     for (const e of events) o.recordNodeEvent?.(e, `Node ${o.nodeName} status is now: ${e}`);
@@ -145,7 +147,10 @@ export function startNodeAgent(ctx: ProcessContext, o: NodeAgentOptions): void {
   const tryUpdateNodeStatus = (force: boolean, conditionsOnly: boolean, tryNumber: number, failed: () => void): void => {
     const nowMs = ctx.now();
     const images = o.images();
-    const fingerprint = JSON.stringify(images);
+    // the runtime hands over the same list while no image came or went: compare it as text only when it changed
+    const fingerprint = images === lastImages ? lastFingerprint : JSON.stringify(images);
+    lastImages = images;
+    lastFingerprint = fingerprint;
     o.client.request(
       {
         verb: 'get',
