@@ -8,7 +8,8 @@
 // revision + 1 (clientv3 watcher resume). Liveness is checked per connection, not per watch, as
 // gRPC keepalive pings an HTTP/2 connection that multiplexes every watch stream: one ping per
 // member every TAIL_CHECK_MS names all this client's streams there, and one answer covers them
-// with each stream's last position. The simulated network drops messages where TCP would resend
+// with each stream's last position (skipped while the network has dropped nothing and the link is
+// whole: then there is nothing to find). The simulated network drops messages where TCP would resend
 // them, so that answer is how a lost tail message is found (about when TCP would retransmit it);
 // a connection heard from not at all for KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS (a partition, a
 // dead machine) is dead, and its streams resume elsewhere. A member process that died on a live
