@@ -169,6 +169,47 @@ describe('RestClient retries the server asked for (checkWait)', () => {
   });
 });
 
+describe('RestClient watch refusals the server asked to retry (request.go Watch)', () => {
+  const refusal = (code: number, retryAfterSeconds?: number): string => JSON.stringify({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'storage is (re)initializing', code,
+    ...(retryAfterSeconds === undefined ? {} : { details: { retryAfterSeconds } }),
+  });
+
+  /** The server refuses the first `times` watches with `code`, then streams one event. */
+  function refusedWatch(code: number, retryAfterSeconds: number | undefined, times: number) {
+    const at: number[] = [];
+    const { kernel, client } = setup((msg, reply) => {
+      if (msg.type === 'api.ping') return reply({ type: 'api.pong', id: msg.id, alive: true, lastSeq: 1 });
+      if (msg.type !== 'api.watch') return;
+      at.push(kernel.now());
+      if (at.length <= times) return reply({ type: 'api.watch.close', id: msg.id, seq: 1, errorJson: refusal(code, retryAfterSeconds) });
+      reply({ type: 'api.watch.event', id: msg.id, seq: 1, eventJson: '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"p"}}}' });
+    });
+    const events: RestWatchEvent[] = [];
+    const closed: unknown[] = [];
+    client.watch({ verb: 'watch', resource: 'pods', namespace: 'default' }, { onEvent: (e) => events.push(e), onClose: (e) => closed.push(e) });
+    kernel.runFor(600_000);
+    return { at, events, closed };
+  }
+
+  it('asks again after the Retry-After wait, and the stream then flows', () => {
+    const { at, events, closed } = refusedWatch(429, 2, 2);
+    expect(at).toHaveLength(3);
+    expect(at[1]! - at[0]!).toBe(2_004);
+    expect(events.map((e) => e.type)).toEqual(['ADDED']);
+    expect(closed).toEqual([]);
+  });
+
+  it('hands the refusal to the caller without Retry-After, for other codes, and after 10 retries', () => {
+    for (const [code, retryAfter, times, sent] of [[429, undefined, 1, 1], [410, 1, 1, 1], [503, 1, 100, 11]] as const) {
+      const { at, events, closed } = refusedWatch(code, retryAfter, times);
+      expect(at).toHaveLength(sent);
+      expect(events).toEqual([]);
+      expect(closed).toEqual([expect.objectContaining({ code })]);
+    }
+  });
+});
+
 describe('RestClient watch streams', () => {
   const event = (id: number, seq: number): WireMessage => ({ type: 'api.watch.event', id, seq, eventJson: `{"type":"ADDED","object":{"n":${seq}}}` });
 

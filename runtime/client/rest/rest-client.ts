@@ -248,7 +248,12 @@ export class RestClient {
    */
   watch(req: RestRequest, handlers: RestWatchHandlers): { stop(): void } {
     const id = this.newId();
+    const maxRetries = this.options.maxRetries ?? 10;
     let open = true;
+    /** Whether the server accepted the watch (an event came): a refusal before that may be retried. */
+    let started = false;
+    let attempt = 0;
+    let retryTimer: { cancel(): void } | undefined;
     let lastHeardMs = this.host.now();
     const pingIntervalMs = this.options.pingIntervalMs ?? 30_000;
     const pingTimeoutMs = this.options.pingTimeoutMs ?? 15_000;
@@ -265,6 +270,7 @@ export class RestClient {
       pingTimer?.cancel();
       pongTimer?.cancel();
       gapTimer?.cancel();
+      retryTimer?.cancel();
       handlers.onClose(error);
     };
     const broken = (why: string): void => end(transportFailure({ ...req, verb: 'watch' }, this.serverURL(), why).body);
@@ -285,10 +291,37 @@ export class RestClient {
     // TCP gives a stream in order or not at all; the simulated network may drop or reorder, so
     // hold early messages until the gap fills, and call the connection broken if it does not.
     const deliver = (msg: WireMessage): void => {
-      if (msg.type === 'api.watch.event') return handlers.onEvent((msg.event ?? decodeWatchEvent(msg.eventJson)) as RestWatchEvent);
+      if (msg.type === 'api.watch.event') {
+        started = true;
+        return handlers.onEvent((msg.event ?? decodeWatchEvent(msg.eventJson)) as RestWatchEvent);
+      }
       if (msg.type !== 'api.watch.close') return;
       if (msg.transportError !== undefined) return broken(msg.transportError);
-      end(msg.errorJson === undefined ? undefined : decode(msg.errorJson));
+      const error = msg.errorJson === undefined ? undefined : decode(msg.errorJson);
+      // request.go Watch: a refusal (no stream yet) that is a 429 or 5xx with Retry-After is asked
+      // again after that wait, from the same retries as any request (with_retry.go IsNextRetry)
+      const code = (error as { code?: unknown } | undefined)?.code;
+      const waitSeconds = !started && typeof code === 'number' ? retryAfterSeconds({ code, body: error }) : undefined;
+      if (waitSeconds !== undefined && attempt < maxRetries) {
+        attempt++;
+        const why = responseRetryReason(attempt, waitSeconds, code as number);
+        // no stream to keep alive meanwhile: the next attempt starts its own
+        pingTimer?.cancel();
+        pongTimer?.cancel();
+        gapTimer?.cancel();
+        gapTimer = undefined;
+        retryTimer = this.host.setTimer(waitSeconds * 1000, () => this.throttle(req, () => {
+          if (!open) return;
+          expectedSeq = 1;
+          sentUpTo = 0;
+          held.clear();
+          lastHeardMs = this.host.now();
+          schedulePing();
+          sendWatch();
+        }, why));
+        return;
+      }
+      end(error);
     };
     // A gap is a message the stream is known to hold (a later one arrived early, or a pong said the
     // server sent it) that has not arrived. It is lost only if the stream makes no progress past it
@@ -337,7 +370,10 @@ export class RestClient {
       broken(why);
     });
     schedulePing();
-    this.host.send(this.options.name, this.options.server, { type: 'api.watch', id, req: this.encode({ ...req, verb: 'watch' }), conn: this.connection.id } satisfies WireMessage);
+    const sendWatch = (): void => {
+      this.host.send(this.options.name, this.options.server, { type: 'api.watch', id, req: this.encode({ ...req, verb: 'watch' }), conn: this.connection.id } satisfies WireMessage);
+    };
+    sendWatch();
     return {
       stop: () => {
         if (!open) return;
@@ -347,6 +383,7 @@ export class RestClient {
         pingTimer?.cancel();
         pongTimer?.cancel();
         gapTimer?.cancel();
+        retryTimer?.cancel();
         this.host.send(this.options.name, this.options.server, { type: 'api.watch.stop', id } satisfies WireMessage);
       },
     };
