@@ -75,3 +75,12 @@ describe(`utf8Length agrees with an independent UTF-8 encoding (seed ${seed})`, 
     );
   });
 });
+
+describe('utf8Length of strings longer than its scratch buffer', () => {
+  it('counts them in pieces without splitting a character', () => {
+    // 4-byte characters straddle every 64 KB boundary somewhere in 100,000 of them
+    const long = '\u{1f600}é'.repeat(50_000) + 'a';
+    expect(utf8Length(long)).toBe(50_000 * (4 + 2) + 1);
+    expect(utf8Length('x'.repeat(1_000_000))).toBe(1_000_000);
+  });
+});

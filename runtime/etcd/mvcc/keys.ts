@@ -64,11 +64,18 @@ export function rangesOverlap(aKey: string, aEnd: string | undefined, bKey: stri
  * writes it into a scratch buffer and says how many bytes it wrote. That is ~15 times faster than a
  * regexp scan for non-ASCII units on a 1.6 KB value, and needs no memo keyed by the value (a Map
  * keyed by a fresh long string hashes all of it). A lone surrogate, which JSON.stringify never
- * emits, counts as U+FFFD's 3 bytes, as Go's conversion of such a string would.
+ * emits, counts as U+FFFD's 3 bytes, as Go's conversion of such a string would. A string longer
+ * than the scratch (a snapshot file's text) goes through it in pieces: encodeInto stops at a whole
+ * character and says how much it read.
  */
 export function utf8Length(s: string): number {
-  if (s.length * 3 > scratch.length) scratch = new Uint8Array(Math.max(s.length * 3, scratch.length * 2));
-  return encoder.encodeInto(s, scratch).written;
+  let bytes = 0;
+  for (let read = 0; read < s.length;) {
+    const r = encoder.encodeInto(read === 0 ? s : s.slice(read), scratch);
+    bytes += r.written;
+    read += r.read;
+  }
+  return bytes;
 }
 
 /** The WHATWG Encoding API's TextEncoder (browsers, workers and Node all have it; the runtime's ES-only lib does not declare it). */
@@ -76,5 +83,4 @@ interface Utf8Encoder {
   encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
 }
 const encoder = new (globalThis as unknown as { TextEncoder: new () => Utf8Encoder }).TextEncoder();
-/** Big enough for any string up to a third of its length (a UTF-16 unit is at most 3 UTF-8 bytes). */
-let scratch = new Uint8Array(64 * 1024);
+const scratch = new Uint8Array(64 * 1024);
