@@ -65,6 +65,21 @@ describe('load balancer', () => {
     expect(later.get(7)).toBeDefined();
   });
 
+  it('forgets a connection its client closed (a kubectl run that exited)', () => {
+    const r = rig();
+    r.send(version(1, 7));
+    r.kernel.runFor(50);
+    const backend = served(r.inbox)[0]!;
+    expect(r.lb.pinnedClients(backend)).toEqual(['client']);
+    r.send({ type: 'api.conn.close', id: 7 });
+    r.kernel.runFor(50);
+    expect(r.lb.pinnedClients(backend)).toEqual([]);
+    // the replica itself ignores the message, and the client's next connection is pinned again
+    r.send(version(2, 8));
+    r.kernel.runFor(50);
+    expect(r.inbox.filter((m) => m.type === 'api.response')).toHaveLength(2);
+  });
+
   it('moves a connection whose replica process is gone, and keeps it there once it is back', () => {
     const r = rig();
     r.send(version(1, 5));

@@ -246,6 +246,10 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
         if (id === undefined || !s) return ctx.send(from, { type: 'api.pong', id: msg.id, alive: false } satisfies ApiWireMessage);
         return ctx.send(s.backend, { type: 'api.ping', id } satisfies ApiWireMessage);
       }
+      case 'api.conn.close':
+        // the client closed its TCP connection (FIN): HAProxy forgets it
+        connections.delete(`${from}#${msg.id}`);
+        return;
       default:
         return;
     }

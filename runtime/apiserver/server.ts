@@ -25,7 +25,9 @@ export type WireRequest = Omit<ApiRequest, 'body'> & { bodyJson?: string };
  *   check): 'api.pong' says whether the server still holds that stream and the last sequence
  *   number it sent, so a client that missed the tail of a stream finds out.
  * - `conn` names the client connection a request or watch travels on (one HTTP/2 connection per
- *   client): the load balancer pins a connection to one replica.
+ *   client): the load balancer pins a connection to one replica. 'api.conn.close' (id: the conn)
+ *   is the client closing it (a kubectl run exits): the load balancer forgets the pin; a replica
+ *   ignores it.
  * - Decoding shortcuts: a response whose body is one of the watch cache's deep-frozen objects
  *   carries that object as `frozenBody`, and a watch event of such an object carries the frozen
  *   event as `event`, beside the JSON text, which stays the message's content. They are exactly
@@ -42,7 +44,8 @@ export type ApiWireMessage =
   | { type: 'api.watch.close'; id: number; seq?: number; errorJson?: string; transportError?: string }
   | { type: 'api.watch.stop'; id: number }
   | { type: 'api.ping'; id: number }
-  | { type: 'api.pong'; id: number; alive: boolean; lastSeq?: number };
+  | { type: 'api.pong'; id: number; alive: boolean; lastSeq?: number }
+  | { type: 'api.conn.close'; id: number }; // id: the closed connection's number (conn)
 
 export function isApiWireMessage(msg: unknown): msg is ApiWireMessage {
   return typeof msg === 'object' && msg !== null && typeof (msg as { type?: unknown }).type === 'string'

@@ -211,6 +211,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
       const proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now());
       const result = run((done) => runKubectl(args, kubectlTransport(proc.client, proc.warn), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
+      proc.client.endConnection(); // the kubectl process exits
       return { ...result, stderr: proc.stderr() + result.stderr };
     },
     async etcdctl(args, opts = {}) {

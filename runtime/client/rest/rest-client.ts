@@ -153,6 +153,15 @@ export class RestClient {
     for (const breakStream of [...this.breakers.values()]) breakStream(CLOSED_CONNECTION_ERROR);
   }
 
+  /**
+   * The process is done with this client's connection (a kubectl run exits): the connection closes,
+   * so a load balancer in front forgets it (HAProxy drops a connection its client closed). Only a
+   * client whose calls and watches have all ended should call it.
+   */
+  endConnection(): void {
+    this.host.send(this.options.name, this.options.server, { type: 'api.conn.close', id: this.connection.id } satisfies WireMessage);
+  }
+
   /** Detaches the endpoint: later answers are dropped, open streams are forgotten. */
   close(): void {
     this.closed = true;

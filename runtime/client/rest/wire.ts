@@ -71,7 +71,8 @@ export type WireMessage =
   | { type: 'api.watch.close'; id: number; seq?: number; errorJson?: string; transportError?: string }
   | { type: 'api.watch.stop'; id: number }
   | { type: 'api.ping'; id: number }
-  | { type: 'api.pong'; id: number; alive: boolean; lastSeq?: number };
+  | { type: 'api.pong'; id: number; alive: boolean; lastSeq?: number }
+  | { type: 'api.conn.close'; id: number }; // id: the closed connection's number (conn)
 
 export function isWireMessage(msg: unknown): msg is WireMessage {
   return typeof msg === 'object' && msg !== null && typeof (msg as { type?: unknown }).type === 'string'
