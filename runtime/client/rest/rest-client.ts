@@ -271,15 +271,23 @@ export class RestClient {
     let gapTimer: { cancel(): void } | undefined;
     let expectedSeq = 1;
     const held = new Map<number, WireMessage>();
-    const end = (error?: unknown): void => {
-      if (!open) return;
-      open = false;
-      this.streams.delete(id);
-      this.breakers.delete(id);
+    const cancelTimers = (): void => {
       pingTimer?.cancel();
       pongTimer?.cancel();
       gapTimer?.cancel();
+      gapTimer = undefined;
       retryTimer?.cancel();
+    };
+    /** The stream is over for this client: no more messages, timers or breaker. */
+    const forget = (): void => {
+      open = false;
+      this.streams.delete(id);
+      this.breakers.delete(id);
+      cancelTimers();
+    };
+    const end = (error?: unknown): void => {
+      if (!open) return;
+      forget();
       handlers.onClose(error);
     };
     const broken = (why: string): void => end(transportFailure({ ...req, verb: 'watch' }, this.serverURL(), why).body);
@@ -315,10 +323,7 @@ export class RestClient {
         attempt++;
         const why = responseRetryReason(attempt, waitSeconds, code as number);
         // no stream to keep alive meanwhile: the next attempt starts its own
-        pingTimer?.cancel();
-        pongTimer?.cancel();
-        gapTimer?.cancel();
-        gapTimer = undefined;
+        cancelTimers();
         retryTimer = this.host.setTimer(waitSeconds * 1000, () => this.throttle(req, () => {
           if (!open) return;
           expectedSeq = 1;
@@ -386,13 +391,7 @@ export class RestClient {
     return {
       stop: () => {
         if (!open) return;
-        open = false;
-        this.streams.delete(id);
-        this.breakers.delete(id);
-        pingTimer?.cancel();
-        pongTimer?.cancel();
-        gapTimer?.cancel();
-        retryTimer?.cancel();
+        forget();
         this.host.send(this.options.name, this.options.server, { type: 'api.watch.stop', id } satisfies WireMessage);
       },
     };
