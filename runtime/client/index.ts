@@ -60,6 +60,7 @@ export {
   type WireRequest,
 } from './rest/wire.ts';
 export { restListerWatcher, type ListWatchTarget } from './rest/lister-watcher.ts';
+export { SharedInformerFactory, type InformerFactoryOptions } from './rest/informer-factory.ts';
 export {
   ThrottleLog,
   TokenBucketRateLimiter,

@@ -154,3 +154,26 @@ it('the manager builds its clients as controllermanager.go does: leader election
   expect([...sent.get('replicaset-controller') ?? []].filter((r) => /^(list|watch) /.test(r))).toEqual([]);
   expect([...sent.get('replicaset-controller') ?? []]).toContain('create pods');
 });
+
+it('the manager opens one watch per resource, however many of its controllers read it (one SharedInformerFactory)', { timeout: 120_000 }, async () => {
+  const { cluster, kernel, start } = setup(14);
+  const watches = new Map<string, number>();
+  const send = kernel.send.bind(kernel);
+  kernel.send = (from, to, msg) => {
+    const m = msg as { type?: string; req?: { verb: string; group?: string; resource?: string } };
+    if (m.type === 'api.watch' && m.req && /^kcm\.\d+\.shared-informers$/.test(from)) {
+      const key = `${m.req.group ?? ''}/${m.req.resource ?? ''}`;
+      watches.set(key, (watches.get(key) ?? 0) + 1);
+    }
+    send(from, to, msg);
+  };
+  start('kcm');
+  await cluster.advance(5_000);
+  // nodes (node lifecycle, DaemonSet, pod GC, garbage collector), services (Endpoints,
+  // EndpointSlice, mirroring), leases (node lifecycle, garbage collector), pods (most of them):
+  // each read by several controllers, each watched once
+  for (const shared of ['/nodes', '/services', 'coordination.k8s.io/leases', '/pods', 'discovery.k8s.io/endpointslices', '/endpoints', '/namespaces', 'apps/replicasets']) {
+    expect(watches.get(shared), shared).toBe(1);
+  }
+  expect([...watches].filter(([, n]) => n !== 1)).toEqual([]);
+});

@@ -6,8 +6,8 @@
 // the restarted incarnation relists, as the real binary does after a restart.
 import type { Deployment, KubeObject, Pod, ReplicaSet } from '../api/index.ts';
 import {
-  LeaderElector, RestClient, SharedInformer, ThrottleLog, createEventRecorder, restListerWatcher,
-  type EventRecorder, type RestCredentials, type RestHost,
+  LeaderElector, RestClient, SharedInformerFactory, ThrottleLog, createEventRecorder,
+  type EventRecorder, type RestCredentials, type RestHost, type SharedInformer,
 } from '../client/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
 import { DeploymentController } from './deployment/controller.ts';
@@ -145,8 +145,10 @@ function startControllers(
   client: (suffix: string, credentials?: RestCredentials) => RestClient, log: (line: string) => void,
 ): { stop(): void } {
   const enabled = o.controllers ?? ALL_CONTROLLERS;
-  const informer = <T extends KubeObject>(group: string, resource: string): SharedInformer<T> =>
-    new SharedInformer<T>(clock, restListerWatcher<T>(sharedInformers, { group, resource }), { onLog: (m) => log(`${resource} informer: ${m}`) });
+  // CreateControllerContext: one informer factory over the "shared-informers" client for every
+  // controller, started after all controllers are (StartControllers, then InformerFactory.Start)
+  const factory = new SharedInformerFactory(clock, sharedInformers, { onLog: (resource, m) => log(`${resource} informer: ${m}`) });
+  const informer = <T extends KubeObject>(group: string, resource: string): SharedInformer<T> => factory.informerFor<T>(group, resource);
   const pods = informer<Pod>('', 'pods');
   const replicaSets = informer<ReplicaSet>('apps', 'replicasets');
   const deployments = informer<Deployment>('apps', 'deployments');
@@ -186,16 +188,16 @@ function startControllers(
     const startHosted = name === 'disruption' ? (d: HostedControllerDeps) => startDisruptionController(d, { replicaSets, deployments }) : HOSTED[name];
     if (!startHosted) continue;
     const c = controllerClient(name);
-    const h = startHosted({ clock, client: c, recorder: recorder(name, c), informer, informerClient: sharedInformers, pods, log, isLive: ctx.isLive, ...common });
+    const h = startHosted({ clock, client: c, recorder: recorder(name, c), informer, pods, log, isLive: ctx.isLive, ...common });
     stops.push(() => h.stop());
     log(`Started controller "${CONTROLLER_SERVICE_ACCOUNTS[name]}"`);
   }
-  for (const i of [pods, replicaSets, deployments]) i.start();
+  factory.start();
   ctx.trace('controller-manager.leading', enabled.join(','));
   return {
     stop: () => {
       for (const s of stops) s();
-      for (const i of [pods, replicaSets, deployments]) i.stop();
+      factory.stop();
     },
   };
 }

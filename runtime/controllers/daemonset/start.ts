@@ -12,5 +12,5 @@ export function startDaemonSetController(d: HostedControllerDeps): HostedControl
     clock: d.clock, client: d.client, daemonSets, revisions, pods: d.pods, nodes, recorder: d.recorder,
     onLog: (m) => d.log(`daemon-set-controller: ${m}`),
   });
-  return hosted(c, [daemonSets, revisions, nodes]);
+  return hosted(c);
 }

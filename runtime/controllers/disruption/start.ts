@@ -19,5 +19,5 @@ export function startDisruptionController(d: HostedControllerDeps, shared: Disru
     ...(d.epochMs !== undefined ? { epochMs: d.epochMs } : {}),
     onLog: (m) => d.log(`disruption-controller: ${m}`),
   });
-  return hosted(c, [pdbs]);
+  return hosted(c);
 }

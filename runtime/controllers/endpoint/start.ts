@@ -8,5 +8,5 @@ export function startEndpointsController(d: HostedControllerDeps): HostedControl
   const services = d.informer<Service>('', 'services');
   const endpoints = d.informer<Endpoints>('', 'endpoints');
   const c = new EndpointsController({ clock: d.clock, client: d.client, services, pods: d.pods, endpoints, recorder: d.recorder, onLog: (m) => d.log(`endpoints-controller: ${m}`) });
-  return hosted(c, [services, endpoints]);
+  return hosted(c);
 }

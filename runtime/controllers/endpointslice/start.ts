@@ -8,5 +8,5 @@ export function startEndpointSliceController(d: HostedControllerDeps): HostedCon
   const services = d.informer<Service>('', 'services');
   const endpointSlices = d.informer<EndpointSlice>('discovery.k8s.io', 'endpointslices');
   const c = new EndpointSliceController({ clock: d.clock, client: d.client, services, pods: d.pods, endpointSlices, recorder: d.recorder, onLog: (m) => d.log(`endpointslice-controller: ${m}`) });
-  return hosted(c, [services, endpointSlices]);
+  return hosted(c);
 }

@@ -9,5 +9,5 @@ export function startEndpointSliceMirroringController(d: HostedControllerDeps): 
   const services = d.informer<Service>('', 'services');
   const endpointSlices = d.informer<EndpointSlice>('discovery.k8s.io', 'endpointslices');
   const c = new EndpointSliceMirroringController({ clock: d.clock, client: d.client, endpoints, services, endpointSlices, recorder: d.recorder, onLog: (m) => d.log(`endpointslice-mirroring-controller: ${m}`) });
-  return hosted(c, [endpoints, services, endpointSlices]);
+  return hosted(c);
 }

@@ -3,12 +3,13 @@ import type { HostedController, HostedControllerDeps } from '../namespace/hosted
 import { hosted } from '../namespace/hosted.ts';
 import { GarbageCollector, monitoredResources } from './controller.ts';
 
-/** The garbage collector as kube-controller-manager runs it ("generic-garbage-collector"). */
+/**
+ * The garbage collector as kube-controller-manager runs it ("generic-garbage-collector"). Its
+ * monitors are the manager's shared informers (ObjectOrMetadataInformerFactory hands out the typed
+ * informer every controller shares when there is one, and every resource served here has one).
+ */
 export function startGarbageCollector(d: HostedControllerDeps): HostedController {
-  const monitors = monitoredResources().map((resource) => ({
-    resource,
-    informer: resource.group === '' && resource.resource === 'pods' ? d.pods as unknown as ReturnType<typeof d.informer<KubeObject>> : d.informer<KubeObject>(resource.group, resource.resource),
-  }));
+  const monitors = monitoredResources().map((resource) => ({ resource, informer: d.informer<KubeObject>(resource.group, resource.resource) }));
   const gc = new GarbageCollector({ clock: d.clock, client: d.client, monitors, onLog: (m) => d.log(`garbage-collector: ${m}`) });
-  return hosted(gc, monitors.filter((m) => m.informer !== (d.pods as unknown)).map((m) => m.informer));
+  return hosted(gc);
 }

@@ -6,5 +6,5 @@ import { hosted, type HostedController, type HostedControllerDeps } from './host
 export function startNamespaceController(d: HostedControllerDeps): HostedController {
   const namespaces = d.informer<Namespace>('', 'namespaces');
   const c = new NamespaceController({ clock: d.clock, client: d.client, namespaces, onLog: (m) => d.log(`namespace-controller: ${m}`), ...(d.epochMs !== undefined ? { epochMs: d.epochMs } : {}) });
-  return hosted(c, [namespaces]);
+  return hosted(c);
 }

@@ -9,12 +9,11 @@
 // it in the next pass (upstream also taints from the Ready condition it observed before the pass).
 import { rfc3339, type Lease, type Node, type NodeCondition, type ObjectReference, type Pod, type Taint } from '../../api/index.ts';
 import {
-  SharedInformer,
   isTombstone,
-  restListerWatcher,
   type EventRecorder,
   type RestClient,
   type RestResponse,
+  type SharedInformer,
 } from '../../client/index.ts';
 import type { TimerHandle } from '../../kernel/index.ts';
 import { TAINT_EVICTION_REASON, planEviction } from './eviction.ts';
@@ -40,8 +39,11 @@ export interface NodeLifecycleDeps {
     setTimer(delayMs: number, fn: () => void): TimerHandle;
     every(intervalMs: number, fn: () => void): TimerHandle;
   };
-  /** Lists and watches (the controller manager's own credentials: list/watch on everything). */
-  informerClient: RestClient;
+  /**
+   * The shared informer for group/resource from the controller manager's factory (its own
+   * credentials: list/watch on everything), started by whoever owns the factory.
+   */
+  informer<T extends Node | Lease | Pod>(group: string, resource: string): SharedInformer<T>;
   /** Writes, as system:serviceaccount:kube-system:node-controller. */
   client: RestClient;
   recorder: EventRecorder;
@@ -99,13 +101,14 @@ export class NodeLifecycleController {
   private stopped = false;
 
   constructor(private readonly d: NodeLifecycleDeps) {
-    const lw = <T extends Node | Lease | Pod>(resource: string, group = '', namespace?: string) =>
-      restListerWatcher<T>(d.informerClient, { group, resource, ...(namespace ? { namespace } : {}) });
-    this.nodes = new SharedInformer<Node>(d.clock, lw<Node>('nodes'));
-    this.leases = new SharedInformer<Lease>(d.clock, lw<Lease>('leases', 'coordination.k8s.io', 'kube-node-lease'));
+    // the factory's shared informers (core.go startNodeLifecycleController): all leases, read by
+    // kube-node-lease/<node> (leaseLister.Leases(v1.NamespaceNodeLease).Get)
+    this.nodes = d.informer<Node>('', 'nodes');
+    this.leases = d.informer<Lease>('coordination.k8s.io', 'leases');
+    this.pods = d.informer<Pod>('', 'pods');
     // node_lifecycle_controller.go: pods indexed by spec.nodeName (nodeNameKeyIndex), so a node's pods
     // are found without scanning every pod in the cluster
-    this.pods = new SharedInformer<Pod>(d.clock, lw<Pod>('pods'), { indexers: { [NODE_NAME_KEY_INDEX]: (p) => [p.spec.nodeName ?? ''] } });
+    if (!this.pods.hasIndex(NODE_NAME_KEY_INDEX)) this.pods.addIndexers({ [NODE_NAME_KEY_INDEX]: (p) => [p.spec.nodeName ?? ''] });
   }
 
   start(): void {
@@ -124,9 +127,6 @@ export class NodeLifecycleController {
         this.processNodePods(node);
       },
     });
-    this.nodes.start();
-    this.leases.start();
-    this.pods.start();
     this.startedAtMs = this.d.clock.now();
     this.monitorTimer = this.d.clock.every(NODE_MONITOR_PERIOD_MS, () => this.monitorNodeHealth());
   }
@@ -136,9 +136,6 @@ export class NodeLifecycleController {
     this.monitorTimer?.cancel();
     this.taintingTimer?.cancel();
     for (const e of this.evictions.values()) e.timer.cancel();
-    this.nodes.stop();
-    this.leases.stop();
-    this.pods.stop();
   }
 
   private live(): boolean {

@@ -6,5 +6,5 @@ import { PodGCController } from './controller.ts';
 export function startPodGCController(d: HostedControllerDeps): HostedController {
   const nodes = d.informer<Node>('', 'nodes');
   const c = new PodGCController({ clock: d.clock, client: d.client, pods: d.pods, nodes, onLog: (m) => d.log(`pod-garbage-collector: ${m}`) });
-  return hosted(c, [nodes]);
+  return hosted(c);
 }

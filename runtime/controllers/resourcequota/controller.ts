@@ -27,7 +27,7 @@ export interface ResourceQuotaControllerOptions {
   client: RestClient;
   quotas: SharedInformer<ResourceQuota>;
   pods: SharedInformer<Pod>;
-  /** Makes an informer for another counted resource (not started); undefined when it is not served. */
+  /** The shared informer for another counted resource (the factory starts it); undefined when it is not served. */
   informerFor: (group: string, resource: string) => SharedInformer<KubeObject> | undefined;
   onLog?: (message: string) => void;
 }
@@ -38,7 +38,6 @@ export class ResourceQuotaController {
   private resync: { cancel(): void } | undefined;
   /** "group/resource" -> the informer listing it (pods: the manager's shared one); null: not served. */
   private readonly sources = new Map<string, SharedInformer<KubeObject> | null>();
-  private readonly started: SharedInformer<KubeObject>[] = [];
 
   constructor(private readonly o: ResourceQuotaControllerOptions) {
     this.queue = new RateLimitingQueue<string>(o.clock);
@@ -61,7 +60,6 @@ export class ResourceQuotaController {
     this.resync?.cancel();
     this.workers?.stop();
     this.queue.shutDown();
-    for (const i of this.started) i.stop();
   }
 
   private enqueueAll(): void {
@@ -80,18 +78,14 @@ export class ResourceQuotaController {
     });
   }
 
-  /** The informer for a counted resource, made and started the first time a quota needs it. */
+  /** The informer for a counted resource, asked for the first time a quota needs it. */
   private source(group: string, resource: string): SharedInformer<KubeObject> | null {
     const key = `${group}/${resource}`;
     let informer = this.sources.get(key);
     if (informer === undefined) {
       informer = this.o.informerFor(group, resource) ?? null;
       this.sources.set(key, informer);
-      if (informer) {
-        this.watchSource(informer);
-        informer.start();
-        this.started.push(informer);
-      }
+      if (informer) this.watchSource(informer);
     }
     return informer;
   }

@@ -11,5 +11,5 @@ export function startResourceQuotaController(d: HostedControllerDeps): HostedCon
     informerFor: (group, resource) => (resourceFor(group, resource)?.namespaced ? d.informer<KubeObject>(group, resource) : undefined),
     onLog: (m) => d.log(`resourcequota-controller: ${m}`),
   });
-  return hosted(c, [quotas]);
+  return hosted(c);
 }

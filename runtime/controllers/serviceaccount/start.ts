@@ -13,5 +13,5 @@ export function startServiceAccountController(d: HostedControllerDeps): HostedCo
     serviceAccounts,
     onLog: (m) => d.log(`service-account-controller: ${m}`),
   });
-  return hosted(c, [namespaces, serviceAccounts]);
+  return hosted(c);
 }
