@@ -74,6 +74,11 @@ class Envelope extends SimEvent {
   from = '';
   to = '';
   msg: unknown = undefined;
+  /** With detailed tracing: the sender's and receiver's trace tokens and the message's rendering,
+   * made once at send for both records (the delivery record needs the same three). */
+  fromTokens: EndpointTokens | undefined = undefined;
+  toTokens: EndpointTokens | undefined = undefined;
+  text = '';
 
   constructor(deliver: (arg: unknown) => void) {
     super(0, 0, deliver, undefined, 0);
@@ -217,25 +222,35 @@ export class SimNetwork {
     const trace = this.host.trace;
     const now = this.host.now();
     this.stats.sent++;
+    let fromTokens: EndpointTokens | undefined;
+    let toTokens: EndpointTokens | undefined;
+    let text = '';
     if (trace.enabled) {
-      if (trace.detail) trace.recordTokens(now, this.sendKind, this.tokensOf(from).actor, this.tokensOf(to).toHead, this.format(msg));
-      else trace.record(now, 'net.send', from);
+      if (trace.detail) {
+        fromTokens = this.tokensOf(from);
+        toTokens = this.tokensOf(to);
+        text = this.format(msg);
+        trace.recordTokens(now, this.sendKind, fromTokens.actor, toTokens.toHead, text);
+      } else trace.record(now, 'net.send', from);
     }
     if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
     const link = this.linkConfig(from, to);
     if (this.rng.chance(link.lossRate)) return this.drop(from, to, msg, 'lost');
-    this.post(this.delayMs(link), this.envelope(from, to, msg));
+    this.post(this.delayMs(link), this.envelope(from, to, msg, fromTokens, toTokens, text));
     if (this.rng.chance(link.duplicateRate)) {
       this.stats.duplicated++;
-      this.post(this.delayMs(link), this.envelope(from, to, msg));
+      this.post(this.delayMs(link), this.envelope(from, to, msg, fromTokens, toTokens, text));
     }
   }
 
-  private envelope(from: string, to: string, msg: unknown): Envelope {
+  private envelope(from: string, to: string, msg: unknown, fromTokens: EndpointTokens | undefined, toTokens: EndpointTokens | undefined, text: string): Envelope {
     const env = this.spare.pop() ?? new Envelope(this.deliverFn);
     env.from = from;
     env.to = to;
     env.msg = msg;
+    env.fromTokens = fromTokens;
+    env.toTokens = toTokens;
+    env.text = text;
     return env;
   }
 
@@ -254,7 +269,7 @@ export class SimNetwork {
 
   /** Takes the envelope apart and keeps it for reuse (its fields are read once, here). */
   private deliver(env: Envelope): void {
-    const { from, to, msg } = env;
+    const { from, to, msg, fromTokens, toTokens, text } = env;
     env.msg = undefined; // a spare envelope keeps no message alive
     if (this.spare.length < SPARE_ENVELOPES_MAX) this.spare.push(env);
     if (!this.canReach(from, to)) return this.drop(from, to, msg, 'partitioned');
@@ -263,7 +278,12 @@ export class SimNetwork {
     this.stats.delivered++;
     const trace = this.host.trace;
     if (trace.enabled) {
-      if (trace.detail) trace.recordTokens(this.host.now(), this.deliverKind, this.tokensOf(to).actor, this.tokensOf(from).fromHead, this.format(msg));
+      if (trace.detail) {
+        // tokens and text from the send (undefined if detail came on while the message flew)
+        const t = toTokens ?? this.tokensOf(to);
+        const f = fromTokens ?? this.tokensOf(from);
+        trace.recordTokens(this.host.now(), this.deliverKind, t.actor, f.fromHead, toTokens ? text : this.format(msg));
+      }
       else trace.record(this.host.now(), 'net.deliver', to);
     }
     ep.handler(msg, from);
