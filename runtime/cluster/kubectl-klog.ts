@@ -1,11 +1,9 @@
 // What kubectl's client-go writes on stderr while a command runs: klog lines such as client-side
 // throttling's "Waited before sending request". Each kubectl run is a new process: a full token
 // bucket (rest.DefaultQPS 5 / DefaultBurst 10) and a fresh throttled logger, at the run's -v.
-import { rfc3339Micro } from '../api/index.ts';
+import { klogLine } from '../cli/index.ts';
 import { ThrottleLog, type ClientRateLimits, type RestClient } from '../client/index.ts';
 
-/** klog's thread id column: kubectl's process id (a fixed one: the simulation has no pids). */
-const KUBECTL_PID = 48_213;
 /** Where client-go v1.32+ logs the line (request.go:752, as kubectl prints it). */
 const THROTTLE_LOG_SOURCE = 'request.go:752';
 
@@ -24,7 +22,7 @@ export interface KubectlRun {
 export function kubectlRun(client: RestClient, limits: ClientRateLimits, args: string, now: () => number): KubectlRun {
   let stderr = '';
   const log = new ThrottleLog((line) => {
-    stderr += `${klogHeader(now())}${THROTTLE_LOG_SOURCE}] ${line}\n`;
+    stderr += klogLine(now(), 'I', THROTTLE_LOG_SOURCE, line);
   }, verbosity(args));
   const warned = new Set<string>();
   const warn = (text: string): void => {
@@ -40,11 +38,4 @@ export function kubectlRun(client: RestClient, limits: ClientRateLimits, args: s
 export function verbosity(args: string): number {
   const m = /(?:^|\s)--?v(?:=|\s+)(\d+)(?=\s|$)/.exec(args);
   return m ? Number(m[1]) : 0;
-}
-
-/** klog's "Lmmdd hh:mm:ss.uuuuuu threadid " prefix for an info line (UTC here). */
-export function klogHeader(nowMs: number): string {
-  // "2026-01-01T00:00:01.200000Z" -> "I0101 00:00:01.200000"
-  const [, month, day, clock] = /^\d+-(\d\d)-(\d\d)T([\d:.]+)Z$/.exec(rfc3339Micro(nowMs))!;
-  return `I${month}${day} ${clock} ${String(KUBECTL_PID).padStart(7)} `;
 }

@@ -197,6 +197,27 @@ describe('kubectl get', () => {
       'web-2   0/1   Pending   0     30s\nweb-1   1/1   Running   0     5m20s\n',
     );
   });
+  it('--sort-by: one sort over every item for -o formats, one per table, errors before any output', () => {
+    const t = cluster();
+    // -o name: all items in one List, sorted together (the SortingPrinter), not resource by resource
+    expect(kubectl(t, 'get pods,nodes -o name --sort-by=.metadata.name').stdout).toBe(
+      'node/node-1\nnode/node-2\npod/web-1\npod/web-2\n',
+    );
+    // tables: each resource's table must have the field somewhere
+    const missing = kubectl(t, 'get pods,nodes --sort-by=.spec.nodeName');
+    expect(missing).toEqual({
+      stdout: '',
+      stderr: 'error: couldn\'t find any field with path "{.spec.nodeName}" in the list of objects\n',
+      exitCode: 1,
+    });
+    // values that cannot be compared: klog.Exitf in TableSorter.Less
+    expect(kubectl(t, 'get pods --sort-by=.status.conditions')).toEqual({
+      stdout: '',
+      stderr:
+        'F0101 00:05:30.000000   48213 sorter.go:378] Field {.status.conditions} in [][][]reflect.Value is an unsortable type: interface, err: unsortable type: []interface {}\n',
+      exitCode: 1,
+    });
+  });
   it('-o yaml of one object prints it; of many prints a List', () => {
     const t = cluster();
     const one = kubectl(t, 'get ns default -o yaml').stdout;

@@ -5,12 +5,9 @@ import type { KubeObject } from '../../../api/index.ts';
 import { flagBool, flagString, flagStrings } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { noResourcesFound } from '../errors.ts';
-import {
-  parseOutputFormat,
-  printStructured,
-  sortObjects,
-  type OutputFormat,
-} from '../printers/output.ts';
+import { klogLine } from '../klog.ts';
+import { parseOutputFormat, printStructured, type OutputFormat } from '../printers/output.ts';
+import { SortByError, sortObjects } from '../printers/sort-by.ts';
 import { printTables } from '../printers/table.ts';
 import { typePrefix } from '../resources.ts';
 import { fetchTargets, type TargetGroup } from './targets.ts';
@@ -61,18 +58,33 @@ function getRaw(ctx: Ctx, path: string, done: () => void): void {
 
 function printGroups(ctx: Ctx, groups: TargetGroup[], format: OutputFormat): void {
   const sortBy = flagString(ctx.args, 'sort-by');
+  try {
+    printSortedGroups(ctx, groups, format, sortBy);
+  } catch (e) {
+    if (!(e instanceof SortByError)) throw e;
+    // nothing is printed: kubectl sorts everything before printing anything
+    if (e.klog) ctx.stderr += klogLine(ctx.nowMs, 'F', e.klog.source, e.klog.message);
+    else ctx.error(e.message);
+    ctx.failed = true;
+  }
+}
+
+function printSortedGroups(ctx: Ctx, groups: TargetGroup[], format: OutputFormat, sortBy: string | undefined): void {
+  // tables: each resource's table sorted on its own (RuntimeSorter.Sort with a TableSorter each)
   const sorted = groups.map((g) => ({
     ...g,
-    objects: sortBy ? sortObjects(g.objects, sortBy) : g.objects,
+    objects: sortBy && format.kind === 'table' ? sortObjects(g.objects, sortBy, 'table') : g.objects,
   }));
   const total = sorted.reduce((n, g) => n + g.objects.length, 0);
   const anyNamed = sorted.some((g) => g.named);
   if (format.kind !== 'table') {
-    const objects = sorted.flatMap((g) => g.objects);
+    let objects = sorted.flatMap((g) => g.objects);
     // printGeneric: when one object was asked for (singleItemImplied) and getting it failed, the
     // error is all kubectl prints (no empty List)
     if (ctx.failed && objects.length === 0 && singleNamed(ctx)) return;
     const single = objects.length === 1 && (singleNamed(ctx) || ctx.args.flags.has('filename'));
+    // every item in one List, sorted as a whole by the SortingPrinter (one object alone is not a list)
+    if (sortBy && !single) objects = sortObjects(objects, sortBy, 'runtime');
     const prefixOf = (o: KubeObject): string =>
       typePrefix(sorted.find((g) => g.objects.includes(o))!.info);
     ctx.out(printStructured(format, objects, single, prefixOf));
