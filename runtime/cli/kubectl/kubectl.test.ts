@@ -1087,6 +1087,38 @@ describe('apply after create, and more describers', () => {
     expect(out).toMatch(/\n {6}PASS: +<set to the key 'password' in secret 'db'> +Optional: true\n/);
   });
 
+  it('describes the service account token volume source by source (printProjectedVolumeSource)', () => {
+    const t = cluster();
+    const base = pod('sa');
+    const volume = {
+      name: 'kube-api-access-x2b7k',
+      projected: {
+        defaultMode: 420,
+        sources: [
+          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+          { secret: { name: 'extra', optional: true } },
+        ],
+      },
+    };
+    t.seed('', 'pods', { ...base, spec: { ...base.spec, volumes: [volume] } } as Pod);
+    const out = kubectl(t, 'describe pod sa').stdout;
+    // the source lines share a tabwriter block with QoS Class and what follows, as in real output
+    expect(out).toContain(
+      'Volumes:\n' +
+        '  kube-api-access-x2b7k:\n' +
+        '    Type:                    Projected (a volume that contains injected data from multiple sources)\n' +
+        '    TokenExpirationSeconds:  3607\n' +
+        '    ConfigMapName:           kube-root-ca.crt\n' +
+        '    ConfigMapOptional:       <nil>\n' +
+        '    DownwardAPI:             true\n' +
+        '    SecretName:              extra\n' +
+        '    SecretOptionalName:      true\n' +
+        'QoS Class:                   BestEffort\n',
+    );
+  });
+
   it('describes a node with its pods', () => {
     const out = kubectl(cluster(), 'describe node node-1').stdout;
     expect(out).toContain('Roles:              control-plane\n');

@@ -191,15 +191,30 @@ export function writeVolumes(w: PrefixWriter, volumes: Volume[] | undefined, spa
       w.write(LEVEL_2, `Path:\t${v.hostPath.path}\n`);
       w.write(LEVEL_2, `HostPathType:\t${v.hostPath.type ?? ''}\n`);
     } else if (v.projected) {
-      w.write(
-        LEVEL_2,
-        'Type:\tProjected (a volume that contains injected data from multiple sources)\n',
-      );
+      writeProjectedSources(w, v.projected.sources);
     } else if (v.secret) {
       w.write(LEVEL_2, 'Type:\tSecret (a volume populated by a Secret)\n');
       w.write(LEVEL_2, `SecretName:\t${v.secret.secretName ?? ''}\n`);
       w.write(LEVEL_2, `Optional:\t${v.secret.optional ?? false}\n`);
     }
+  }
+}
+
+/**
+ * printProjectedVolumeSource: a line per source. An optional flag is a *bool printed with %v, so
+ * an unset one shows "<nil>" (a set one would print a pointer address; we print its value).
+ */
+function writeProjectedSources(w: PrefixWriter, sources: Record<string, unknown>[]): void {
+  w.write(LEVEL_2, 'Type:\tProjected (a volume that contains injected data from multiple sources)\n');
+  const optional = (o: { optional?: boolean }): string => (o.optional === undefined ? '<nil>' : String(o.optional));
+  for (const source of sources) {
+    const secret = source.secret as { name?: string; optional?: boolean } | undefined;
+    const configMap = source.configMap as { name?: string; optional?: boolean } | undefined;
+    const token = source.serviceAccountToken as { expirationSeconds?: number } | undefined;
+    if (secret) w.write(LEVEL_2, `SecretName:\t${secret.name ?? ''}\n    SecretOptionalName:\t${optional(secret)}\n`);
+    else if (source.downwardAPI) w.write(LEVEL_2, 'DownwardAPI:\ttrue\n');
+    else if (configMap) w.write(LEVEL_2, `ConfigMapName:\t${configMap.name ?? ''}\n    ConfigMapOptional:\t${optional(configMap)}\n`);
+    else if (token) w.write(LEVEL_2, `TokenExpirationSeconds:\t${token.expirationSeconds ?? 0}\n`);
   }
 }
 
