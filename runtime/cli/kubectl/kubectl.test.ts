@@ -1119,17 +1119,43 @@ describe('apply after create, and more describers', () => {
     );
   });
 
-  it('describes a node with its pods', () => {
+  it('describes a node: its lease, its pods as a share of allocatable, the allocated totals', () => {
+    const t = cluster();
+    const base = node('node-3', true);
+    t.seed('', 'nodes', { ...base, status: { ...base.status, capacity: { cpu: '2', memory: '4Gi', pods: '110' }, allocatable: { cpu: '2', memory: '4Gi', pods: '110' } } } as Node);
+    t.seed('coordination.k8s.io', 'leases', {
+      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+      metadata: { name: 'node-3', namespace: 'kube-node-lease' },
+      spec: { holderIdentity: 'node-3', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:05:21.000000Z' },
+    } as KubeObject);
+    const app = pod('app');
+    const resources = { requests: { cpu: '250m', memory: '64Mi' }, limits: { memory: '128Mi' } };
+    t.seed('', 'pods', { ...app, spec: { ...app.spec, nodeName: 'node-3', containers: [{ name: 'app', image: 'nginx:1.27', resources }, { name: 'side', image: 'busybox', resources: { requests: { cpu: '50m' } } }] } } as Pod, 60 * S);
+    t.seed('', 'pods', { ...pod('done'), spec: { ...pod('done').spec, nodeName: 'node-3' }, status: { phase: 'Succeeded' } } as Pod);
+    const out = kubectl(t, 'describe node node-3').stdout;
+    expect(out).toContain('Unschedulable:      false\nLease:\n  HolderIdentity:  node-3\n  AcquireTime:     <unset>\n  RenewTime:       Thu, 01 Jan 2026 00:05:21 +0000\n');
+    // one tabwriter block from System Info through the pod rows; the empty column after Name is upstream's
+    expect(out).toContain(
+      'Non-terminated Pods:          (1 in total)\n' +
+        '  Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age\n' +
+        '  ---------                   ----    ------------  ----------  ---------------  -------------  ---\n' +
+        '  default                     app     300m (15%)    0 (0%)      64Mi (1%)        128Mi (3%)     4m30s\n' +
+        'Allocated resources:\n' +
+        '  (Total limits may be over 100 percent, i.e., overcommitted.)\n' +
+        // the note line has no tab: the totals are a tabwriter block of their own, Events with them
+        '  Resource           Requests    Limits\n' +
+        '  --------           --------    ------\n' +
+        '  cpu                300m (15%)  0 (0%)\n' +
+        '  memory             64Mi (1%)   128Mi (3%)\n' +
+        '  ephemeral-storage  0 (0%)      0 (0%)\n' +
+        'Events:              <none>\n',
+    );
+  });
+
+  it('describes a node whose allocatable is unknown as kubectl does (Go turns 0/0 into the smallest int64)', () => {
     const out = kubectl(cluster(), 'describe node node-1').stdout;
-    expect(out).toContain('Roles:              control-plane\n');
-    expect(out).toContain('Unschedulable:      false\n');
-    expect(out).toContain('Non-terminated Pods:');
-    // one tabwriter block from System Info through the pod table, like real describe output
-    expect(out).toContain(
-      '\nNon-terminated Pods:          (3 in total)\n  Namespace                   Name   CPU Requests',
-    );
-    expect(out).toContain(
-      '\n  kube-system                 dns    0 (0%)        0 (0%)      0 (0%)           0 (0%)         5m30s\n',
-    );
+    expect(out).not.toContain('Lease:');
+    expect(out).toContain('\n  kube-system                 dns      0 (-9223372036854775808%)  0 (-9223372036854775808%)');
+    expect(out).toContain('\n  cpu                0 (0%)    0 (0%)\n');
   });
 });

@@ -16,6 +16,7 @@ import type {
   ResourceQuota,
   Service,
   Endpoints,
+  Lease,
 } from '../../../api/index.ts';
 import { lookupResource } from '../../../api/index.ts';
 import type { Ctx } from '../context.ts';
@@ -25,12 +26,12 @@ import {
   describeDaemonSet,
   describeGeneric,
   describeNamespace,
-  describeNode,
   describeReplicaSet,
   describeService,
   describeEndpoints,
   type Related,
 } from '../describe/others.ts';
+import { describeNode } from '../describe/node.ts';
 import { describePodDisruptionBudget } from '../describe/pdb.ts';
 import { describePod } from '../describe/pod.ts';
 import { describeLimitRange, describeResourceQuota } from '../describe/quota.ts';
@@ -85,7 +86,8 @@ export function runDescribe(ctx: Ctx, done: () => void): void {
       items,
       ({ info, o }, next) =>
         gatherRelated(ctx, info, o, (related) => {
-          texts.push(describeObject(o, info, related, ctx.nowMs));
+          // undefined: fetching what the describer needs failed (the error is printed already)
+          if (related) texts.push(describeObject(o, info, related, ctx.nowMs));
           next();
         }),
       () => {
@@ -113,7 +115,7 @@ function gatherRelated(
   ctx: Ctx,
   info: ResourceInfo,
   obj: KubeObject,
-  done: (related: Related) => void,
+  done: (related: Related | undefined) => void,
 ): void {
   const namespace = obj.metadata.namespace;
   // searchEvents (describe.go): the events whose involvedObject is this object's reference
@@ -140,13 +142,7 @@ function gatherRelated(
     } else if (info.kind === 'ReplicaSet' || info.kind === 'DaemonSet') {
       list(ctx, 'pods', namespace, {}, (pods) => done({ ...related, pods: pods as Pod[] }));
     } else if (info.kind === 'Node') {
-      list(
-        ctx,
-        'pods',
-        undefined,
-        { fieldSelector: `spec.nodeName=${obj.metadata.name ?? ''}` },
-        (pods) => done({ ...related, pods: pods as Pod[] }),
-      );
+      gatherNode(ctx, obj, related, done);
     } else if (info.kind === 'Service') {
       list(
         ctx,
@@ -163,5 +159,29 @@ function gatherRelated(
         ),
       );
     } else done(related);
+  });
+}
+
+/**
+ * NodeDescriber: the node's Lease (none when it is not found; any other error fails the describe),
+ * and its non-terminated pods (when listing pods is forbidden: "Pods: not authorized").
+ */
+function gatherNode(ctx: Ctx, node: KubeObject, related: Related, done: (related: Related | undefined) => void): void {
+  const name = node.metadata.name ?? '';
+  const leases = lookupResource('leases')!;
+  ctx.request({ verb: 'get', resource: gvr(leases), namespace: 'kube-node-lease', name }, (res) => {
+    if (!res.ok && res.status.code !== 404) {
+      ctx.statusError(res.status);
+      return done(undefined);
+    }
+    const lease = res.ok ? (res.body as Lease) : undefined;
+    const query = { fieldSelector: `spec.nodeName=${name},status.phase!=Succeeded,status.phase!=Failed` };
+    ctx.request({ verb: 'list', resource: gvr(lookupResource('pods')!), query }, (pods) => {
+      if (!pods.ok && pods.status.code !== 403) {
+        ctx.statusError(pods.status);
+        return done(undefined);
+      }
+      done({ ...related, ...(lease ? { lease } : {}), ...(pods.ok ? { pods: (pods.body as ObjectList).items as Pod[] } : {}) });
+    });
   });
 }

@@ -1,6 +1,7 @@
-// kubectl describe for deployments, replica sets, nodes, services and namespaces, plus a generic
-// fallback. mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go (DeploymentDescriber, DaemonSetDescriber,
-// ReplicaSetDescriber, NodeDescriber, ServiceDescriber, NamespaceDescriber, GenericDescriber).
+// kubectl describe for deployments, replica sets, services and namespaces, plus a generic
+// fallback (nodes: node.ts). mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go
+// (DeploymentDescriber, DaemonSetDescriber, ReplicaSetDescriber, ServiceDescriber,
+// NamespaceDescriber, GenericDescriber).
 import type {
   CoreEvent,
   DaemonSet,
@@ -11,7 +12,6 @@ import type {
   Lease,
   LimitRange,
   Namespace,
-  Node,
   Pod,
   ReplicaSet,
   ResourceQuota,
@@ -27,7 +27,6 @@ import {
   LEVEL_2,
   PrefixWriter,
   rfc1123z,
-  since,
   writeAnnotations,
   writeLabels,
 } from './writer.ts';
@@ -228,109 +227,6 @@ export function describeNamespace(ns: Namespace, related?: Related): string {
   writeNamespaceQuotas(w, related?.quotas ?? []);
   w.write(LEVEL_0, '\n');
   writeNamespaceLimitRanges(w, related?.limitRanges ?? []);
-  return w.toString();
-}
-
-export function describeNode(node: Node, related: Related, nowMs: number): string {
-  const w = new PrefixWriter();
-  header(w, node, false);
-  const roles = Object.keys(node.metadata.labels ?? {})
-    .filter((k) => k.startsWith('node-role.kubernetes.io/'))
-    .map((k) => k.slice('node-role.kubernetes.io/'.length))
-    .sort();
-  w.write(LEVEL_0, `Roles:\t${roles.length ? roles.join(',') : '<none>'}\n`);
-  writeLabels(w, 'Labels', node.metadata.labels);
-  writeAnnotations(w, 'Annotations', node.metadata.annotations);
-  w.write(LEVEL_0, `CreationTimestamp:\t${rfc1123z(node.metadata.creationTimestamp)}\n`);
-  const taints = node.spec?.taints ?? [];
-  w.write(LEVEL_0, 'Taints:\t');
-  if (taints.length === 0) w.write(LEVEL_0, '<none>\n');
-  taints.forEach((t, i) =>
-    w.write(LEVEL_0, `${i === 0 ? '' : '\t'}${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}\n`),
-  );
-  w.write(LEVEL_0, `Unschedulable:\t${node.spec?.unschedulable ?? false}\n`);
-  if (related.lease) {
-    w.write(LEVEL_0, 'Lease:\n');
-    w.write(LEVEL_1, `HolderIdentity:\t${related.lease.spec?.holderIdentity ?? '<unset>'}\n`);
-    w.write(
-      LEVEL_1,
-      `AcquireTime:\t${related.lease.spec?.acquireTime ? rfc1123z(related.lease.spec.acquireTime) : '<unset>'}\n`,
-    );
-    w.write(
-      LEVEL_1,
-      `RenewTime:\t${related.lease.spec?.renewTime ? rfc1123z(related.lease.spec.renewTime) : '<unset>'}\n`,
-    );
-  }
-  const conditions = node.status?.conditions ?? [];
-  if (conditions.length) {
-    w.write(
-      LEVEL_0,
-      'Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n',
-    );
-    w.write(LEVEL_1, '----\t------\t-----------------\t------------------\t------\t-------\n');
-    for (const c of conditions) {
-      w.write(
-        LEVEL_1,
-        `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`,
-      );
-    }
-  }
-  const addresses = node.status?.addresses ?? [];
-  if (addresses.length) {
-    w.write(LEVEL_0, 'Addresses:\n');
-    for (const a of addresses) w.write(LEVEL_1, `${a.type}:\t${a.address}\n`);
-  }
-  for (const [title, list] of [
-    ['Capacity', node.status?.capacity],
-    ['Allocatable', node.status?.allocatable],
-  ] as const) {
-    if (!list || Object.keys(list).length === 0) continue;
-    w.write(LEVEL_0, `${title}:\n`);
-    for (const k of Object.keys(list).sort()) w.write(LEVEL_1, `${k}:\t${list[k]}\n`);
-  }
-  const info = node.status?.nodeInfo;
-  if (info) {
-    w.write(LEVEL_0, 'System Info:\n');
-    const rows: [string, string][] = [
-      ['Machine ID', info.machineID],
-      ['System UUID', info.systemUUID],
-      ['Boot ID', info.bootID],
-      ['Kernel Version', info.kernelVersion],
-      ['OS Image', info.osImage],
-      ['Operating System', info.operatingSystem],
-      ['Architecture', info.architecture],
-      ['Container Runtime Version', info.containerRuntimeVersion],
-      ['Kubelet Version', info.kubeletVersion],
-    ];
-    for (const [k, v] of rows) w.write(LEVEL_1, `${k}:\t${v}\n`);
-  }
-  if (node.spec?.podCIDR) w.write(LEVEL_0, `PodCIDR:\t${node.spec.podCIDR}\n`);
-  if (node.spec?.podCIDRs?.length) w.write(LEVEL_0, `PodCIDRs:\t${node.spec.podCIDRs.join(',')}\n`);
-  if (node.spec?.providerID) w.write(LEVEL_0, `ProviderID:\t${node.spec.providerID}\n`);
-  const pods = (related.pods ?? []).filter(
-    (p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed',
-  );
-  w.write(LEVEL_0, `Non-terminated Pods:\t(${pods.length} in total)\n`);
-  w.write(
-    LEVEL_1,
-    'Namespace\tName\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n',
-  );
-  w.write(
-    LEVEL_1,
-    '---------\t----\t------------\t----------\t---------------\t-------------\t---\n',
-  );
-  for (const p of pods) {
-    const sum = (kind: 'requests' | 'limits', r: string): string =>
-      p.spec.containers
-        .map((c) => c.resources?.[kind]?.[r])
-        .filter((x) => x !== undefined)
-        .join('+') || '0';
-    w.write(
-      LEVEL_1,
-      `${p.metadata.namespace ?? ''}\t${p.metadata.name ?? ''}\t${sum('requests', 'cpu')} (0%)\t${sum('limits', 'cpu')} (0%)\t${sum('requests', 'memory')} (0%)\t${sum('limits', 'memory')} (0%)\t${since(p.metadata.creationTimestamp, nowMs)}\n`,
-    );
-  }
-  writeEvents(w, related.events, nowMs);
   return w.toString();
 }
 
