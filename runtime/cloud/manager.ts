@@ -8,7 +8,7 @@
 // runtime/controllers/manager.ts. A crash loses every cache and queue; the next incarnation relists.
 import type { KubeObject, Node, Service } from '../api/index.ts';
 import { LeaderElector, RestClient, SharedInformer, ThrottleLog, createEventRecorder, restListerWatcher, type RestHost } from '../client/index.ts';
-import type { Kernel, ProcessContext, SimProcess, TimerHandle } from '../kernel/index.ts';
+import { randomUUID, type Kernel, type ProcessContext, type SimProcess, type TimerHandle } from '../kernel/index.ts';
 import { CloudNodeController } from './node-controller.ts';
 import { CloudNodeLifecycleController } from './node-lifecycle.ts';
 import { ServiceController } from './service-controller.ts';
@@ -23,6 +23,8 @@ export const CLOUD_CONTROLLER_MANAGER_CLIENT_SUFFIXES: readonly string[] = ['mai
 export interface CloudControllerManagerOptions {
   /** Process name, unique in the kernel ("cloud-controller-manager-managed-cp-1"). */
   name: string;
+  /** The machine's hostname, the leader election identity's first half (default: the name without "cloud-controller-manager-"). */
+  hostname?: string;
   /** A client with the CCM's credentials; its server and credentials are reused per incarnation. */
   restClient: RestClient;
   cloud: CloudProvider;
@@ -64,7 +66,8 @@ function runCloudControllerManager(kernel: Kernel, ctx: ProcessContext, o: Cloud
     running = startCloudControllers(ctx, o, clock, main, log);
   };
   if (o.leaderElect === false) return lead();
-  const identity = `${o.name}_${uuid(ctx)}`;
+  // os.Hostname() + "_" + a UUID (a static pod on the host network: the machine's hostname)
+  const identity = `${o.hostname ?? o.name.replace(/^cloud-controller-manager-/, '')}_${randomUUID(ctx.rng)}`;
   const elector: LeaderElector = new LeaderElector({
     clock, rng: ctx.rng.fork('leaderelection'), client: main, lock: CLOUD_CONTROLLER_MANAGER_LEASE, identity,
     recorder: createEventRecorder({ clock, client: main, component: 'cloud-controller-manager' }),
@@ -116,13 +119,4 @@ function startCloudControllers(ctx: ProcessContext, o: CloudControllerManagerOpt
       for (const i of [nodes, services]) i.stop();
     },
   };
-}
-
-/** A version-4 UUID from the process's seeded random stream. */
-function uuid(ctx: ProcessContext): string {
-  const hex = Array.from({ length: 32 }, () => ctx.rng.nextInt(16).toString(16));
-  hex[12] = '4';
-  hex[16] = (8 + ctx.rng.nextInt(4)).toString(16);
-  const s = hex.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }

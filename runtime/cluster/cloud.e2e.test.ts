@@ -65,7 +65,7 @@ describe('managed topology: the cloud-controller-manager', () => {
     expect(wide.stdout).toMatch(/worker-1 +Ready +<none> .* 192\.168\.49\.10 +198\.51\.100\.1 /);
     expect(await reasons(cluster, 'Synced')).toEqual(['Node/worker-1: Node synced successfully', 'Node/worker-2: Node synced successfully', 'Node/worker-3: Node synced successfully']);
     const leases = await cluster.kubectl('get lease cloud-controller-manager -n kube-system -o jsonpath={.spec.holderIdentity}');
-    expect(leases.stdout).toMatch(/^cloud-controller-manager-managed-cp-\d_/);
+    expect(leases.stdout).toMatch(/^managed-cp-\d_[0-9a-f-]{36}$/);
   });
 
   it('a LoadBalancer Service goes <pending> -> external IP, and deleting it deletes the cloud load balancer', { timeout: 120_000 }, async () => {
@@ -125,11 +125,11 @@ describe('managed topology: the cloud-controller-manager', () => {
     expect(await taintsOf('worker-2')).toEqual([]);
 
     const holder = (await cluster.kubectl('get lease cloud-controller-manager -n kube-system -o jsonpath={.spec.holderIdentity}')).stdout.split('_')[0]!;
-    await cluster.faults.stopComponent(holder);
+    await cluster.faults.stopComponent(`cloud-controller-manager-${holder}`);
     expect((await cluster.kubectl('apply -f -', { stdin: APP })).exitCode).toBe(0);
     await cluster.advance(40_000); // the Lease (15 s) runs out, another replica takes over and ensures the load balancer
     const next = (await cluster.kubectl('get lease cloud-controller-manager -n kube-system -o jsonpath={.spec.holderIdentity}')).stdout;
-    expect(next).toMatch(/^cloud-controller-manager-managed-cp-\d_/);
+    expect(next).toMatch(/^managed-cp-\d_/);
     expect(next.startsWith(`${holder}_`)).toBe(false);
     expect((await cluster.kubectl('get svc web')).stdout).toMatch(/\nweb +LoadBalancer +10\.\S+ +203\.0\.113\.1 +80/);
   });

@@ -102,7 +102,7 @@ it('a Deployment gets its ReplicaSet and pods, scales, rolls out, rolls back, wi
   expect(events.some((e) => e.reason === 'SuccessfulDelete')).toBe(true);
   const system = (JSON.parse(await get('get events -n kube-system -o json')) as { items: CoreEvent[] }).items;
   expect(system.find((e) => e.reason === 'LeaderElection')?.involvedObject).toMatchObject({ kind: 'Lease', name: 'kube-controller-manager' });
-  expect(system.find((e) => e.reason === 'LeaderElection')?.message).toMatch(/^kube-controller-manager-cp-1_[0-9a-f-]{36} became leader$/);
+  expect(system.find((e) => e.reason === 'LeaderElection')?.message).toMatch(/^cp-1_[0-9a-f-]{36} became leader$/);
   expect(logs.some((l) => l.includes('Started controller "replicaset-controller"'))).toBe(true);
 });
 

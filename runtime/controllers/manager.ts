@@ -9,7 +9,7 @@ import {
   LeaderElector, RestClient, SharedInformerFactory, ThrottleLog, createEventRecorder,
   type EventRecorder, type RestCredentials, type RestHost, type SharedInformer,
 } from '../client/index.ts';
-import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
+import { randomUUID, type Kernel, type ProcessContext, type SimProcess } from '../kernel/index.ts';
 import { DeploymentController } from './deployment/controller.ts';
 import { ReplicaSetController } from './replicaset/controller.ts';
 import type { ReplicaSetReconciler } from './replicaset/types.ts';
@@ -31,6 +31,8 @@ export type ControllerName = 'replicaset' | 'deployment' | 'endpoint' | 'endpoin
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
   name: string;
+  /** The machine's hostname, the leader election identity's first half (default: the name without "kube-controller-manager-"). */
+  hostname?: string;
   /** A client with the controller manager's credentials (CN system:kube-controller-manager); its server and credentials are reused. */
   restClient: RestClient;
   /** Which controllers to run (default: all of them, as kube-controller-manager's --controllers=*). */
@@ -109,7 +111,8 @@ function runControllerManager(kernel: Kernel, ctx: ProcessContext, o: Controller
     });
   };
   const [main, leaderElection, sharedInformers] = MANAGER_CLIENT_SUFFIXES.map((suffix) => client(suffix)) as [RestClient, RestClient, RestClient];
-  const identity = `${o.name}_${uuid(ctx)}`;
+  // os.Hostname() + "_" + a UUID (a static pod on the host network: the machine's hostname)
+  const identity = `${o.hostname ?? o.name.replace(/^kube-controller-manager-/, '')}_${randomUUID(ctx.rng)}`;
   const clock = { now: () => ctx.now(), setTimer: (ms: number, fn: () => void) => ctx.setTimer(ms, fn), every: (ms: number, fn: () => void) => ctx.every(ms, fn) };
   let running: { stop(): void } | undefined;
   const lead = (): void => {
@@ -205,13 +208,4 @@ function startControllers(
 /** The serviceaccount-token controller's job for the controllers' own accounts (409: already there). */
 function ensureServiceAccount(main: RestClient, name: string): void {
   main.request({ verb: 'create', group: '', resource: 'serviceaccounts', namespace: 'kube-system', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'kube-system' } } }, () => undefined);
-}
-
-/** A version-4 UUID from the process's seeded random stream. */
-function uuid(ctx: ProcessContext): string {
-  const hex = Array.from({ length: 32 }, () => ctx.rng.nextInt(16).toString(16));
-  hex[12] = '4';
-  hex[16] = (8 + ctx.rng.nextInt(4)).toString(16);
-  const s = hex.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }

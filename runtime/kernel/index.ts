@@ -13,7 +13,7 @@
  *   Never `await` inside the runtime.
  */
 export { VirtualClock } from './clock.ts';
-export { createRng, fnv1a32, splitmix32, type Rng } from './rng.ts';
+export { createRng, fnv1a32, randomUUID, splitmix32, type Rng } from './rng.ts';
 export { EventQueue, SimEvent } from './event-queue.ts';
 export { Trace, type TraceEvent, type TraceListener, type TraceOptions } from './trace.ts';
 export {

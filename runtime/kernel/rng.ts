@@ -99,3 +99,15 @@ class Sfc32 implements Rng {
 export function createRng(seed: number): Rng {
   return new Sfc32(seed);
 }
+
+/**
+ * A version-4 UUID (uuid.New(), what apimachinery's uuid.NewUUID returns) drawn from a seeded
+ * stream: 32 hex digits, then the variant's two bits, so the same stream gives the same UUID.
+ */
+export function randomUUID(rng: Rng): string {
+  const hex = Array.from({ length: 32 }, () => rng.nextInt(16).toString(16));
+  hex[12] = '4';
+  hex[16] = (8 + rng.nextInt(4)).toString(16);
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}

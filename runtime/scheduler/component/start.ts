@@ -10,7 +10,7 @@ import {
   type EventsRecorder,
   type RestClient,
 } from '../../client/index.ts';
-import type { Kernel, ProcessContext, SimProcess } from '../../kernel/index.ts';
+import { randomUUID, type Kernel, type ProcessContext, type SimProcess } from '../../kernel/index.ts';
 import { buildSchedulerConfig, type KubeSchedulerConfiguration } from '../profile.ts';
 import type { PluginFactory } from '../plugins/registry.ts';
 import type { QueueOptions } from '../queue/scheduling-queue.ts';
@@ -20,9 +20,9 @@ import { RunningScheduler } from './scheduler.ts';
 export const RESTART_AFTER_LEASE_LOSS_MS = 10_000;
 
 export interface SchedulerOptions {
-  /** The process name, e.g. "kube-scheduler-cp-1"; also the leader election identity's host. */
+  /** The process name, e.g. "kube-scheduler-cp-1". */
   name: string;
-  /** The machine's hostname (events' reportingInstance); default: the name without "kube-scheduler-". */
+  /** The machine's hostname (events' reportingInstance, the leader election identity's first half); default: the name without "kube-scheduler-". */
   hostname?: string;
   /** The REST client with the scheduler's credentials (client certificate CN system:kube-scheduler). */
   restClient: RestClient;
@@ -72,7 +72,8 @@ export function startScheduler(kernel: Kernel, options: SchedulerOptions): Sched
     const eventClient = qps !== undefined && qps > 0 ? options.restClient.withLimits({ qps, burst: burst ?? 1 }) : options.restClient;
     // leader election keeps the legacy core/v1 recorder, named after the first profile (DeprecatedNewLegacyRecorder)
     const schedulerName = built.config.profiles[0]?.schedulerName ?? 'default-scheduler';
-    const recorderFor = profileRecorders(ctx, eventClient, built.config.profiles.map((p) => p.schedulerName), options.hostname ?? options.name.replace(/^kube-scheduler-/, ''), log(ctx));
+    const hostname = options.hostname ?? options.name.replace(/^kube-scheduler-/, '');
+    const recorderFor = profileRecorders(ctx, eventClient, built.config.profiles.map((p) => p.schedulerName), hostname, log(ctx));
     const legacyRecorder = createEventRecorder({ clock, client: eventClient, component: schedulerName });
     const run = (): RunningScheduler => {
       const s = new RunningScheduler({
@@ -98,7 +99,8 @@ export function startScheduler(kernel: Kernel, options: SchedulerOptions): Sched
       rng: ctx.rng,
       client: options.restClient,
       lock: { namespace: 'kube-system', name: 'kube-scheduler' },
-      identity: `${options.name}_${ctx.incarnation}`,
+      // options.go: os.Hostname() + "_" + a UUID, new for each process start
+      identity: `${hostname}_${randomUUID(ctx.rng.fork(`leader-election-identity-${ctx.incarnation}`))}`,
       recorder: legacyRecorder,
       callbacks: {
         onStartedLeading: () => {
