@@ -17,7 +17,7 @@ export type {
 export { parseArgs } from './args.ts';
 export type { ParsedArgs, ParseResult } from './args.ts';
 export { shellSplit as kubectlShellSplit } from './shell.ts';
-export { klogLine, klogHeader, KUBECTL_PID, type KlogSeverity } from './klog.ts';
+export { klogLine, type KlogSeverity } from './klog.ts';
 export { humanDuration, shortHumanDuration, translateTimestampSince } from './duration.ts';
 export { podSummary } from './printers/pod.ts';
 export { nodeStatus, nodeRoles, tableFor } from './printers/kinds.ts';
