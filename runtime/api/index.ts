@@ -2,7 +2,15 @@
 // Types, the kind registry, resource.Quantity, labels and field selectors, name and object
 // validation, defaulting and Status errors. Pure functions, no state, no clock.
 export type * from './types/index.ts';
-export { SIMULATION_EPOCH_MS, rfc3339, rfc3339Micro, parseRFC3339 } from './types/index.ts';
+export { SIMULATION_EPOCH_MS, rfc3339, rfc3339Micro, rfc3339Nano, parseRFC3339 } from './types/index.ts';
+export {
+  KUBELET_PORT,
+  isContainerLogsRequest,
+  isContainerLogsResponse,
+  type ContainerLogsRequest,
+  type ContainerLogsResponse,
+  type PodLogOptions,
+} from './kubelet-api.ts';
 export {
   RESOURCES,
   apiVersionOf,

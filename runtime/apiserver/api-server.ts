@@ -26,6 +26,7 @@ import { ACCESS_REVIEW_RESOURCE, RULES_REVIEW_RESOURCE, selfSubjectAccessReview,
 import { SELF_SUBJECT_REVIEW_RESOURCE, selfSubjectReview } from './handlers/self-subject-review.ts';
 import { serveComponentStatuses, type ComponentCheck } from './handlers/component-status.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
+import { handleLog, type KubeletClient } from './handlers/log.ts';
 import { handleGet, handleList, startWatch } from './handlers/read.ts';
 import type { Scope } from './handlers/scope.ts';
 import { handleCreate, handlePatch, handleUpdate } from './handlers/write.ts';
@@ -60,6 +61,8 @@ export interface ApiServerOptions {
    * machine's, at 127.0.0.1:10257 and :10259); etcd-0 is its own etcd, checked here.
    */
   componentChecks?: () => ComponentCheck[];
+  /** How this server reaches kubelets (pods/log); without one, a log request fails as unreachable. */
+  kubeletClient?: KubeletClient;
 }
 
 const VERBS: readonly Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -295,6 +298,10 @@ export class ApiServer implements ApiEndpoint {
       return respond(review.code, review.body);
     }
     const scope = this.scope(req, checked.resource, checked.user, audit, respond);
+    if (req.subresource === 'log') {
+      if (req.verb !== 'get') return respond(405, methodNotAllowed());
+      return handleLog(scope, this.options.kubeletClient);
+    }
     switch (req.verb) {
       case 'get':
         return handleGet(scope);
@@ -363,7 +370,7 @@ export class ApiServer implements ApiEndpoint {
     const group = req.group ?? '';
     const resource = reviewResource(group, req.resource) ?? servedResource(group, req.resource ?? '');
     if (!resource) return { status: newNotFound({ group: '', resource: '' }, '') };
-    if (req.subresource && !['status', 'scale', 'binding', 'finalize', 'eviction'].includes(req.subresource)) {
+    if (req.subresource && !['status', 'scale', 'binding', 'finalize', 'eviction', 'log'].includes(req.subresource)) {
       return { status: notFoundPage() };
     }
     if (req.subresource && !resource.subresources.includes(req.subresource)) return { status: notFoundPage() };

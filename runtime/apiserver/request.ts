@@ -35,6 +35,15 @@ export interface RequestQuery {
   gracePeriodSeconds?: number;
   /** Strict rejects unknown fields, Warn (default) drops them with a warning, Ignore drops them silently. */
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  // pods/log: core/v1 PodLogOptions (query parameters arrive as text or as values)
+  container?: string;
+  follow?: boolean | string;
+  previous?: boolean | string;
+  timestamps?: boolean | string;
+  sinceSeconds?: number | string;
+  sinceTime?: string;
+  tailLines?: number | string;
+  limitBytes?: number | string;
 }
 
 export type PatchType =

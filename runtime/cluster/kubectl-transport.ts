@@ -57,6 +57,14 @@ function toRestRequest(req: KubeRequest): RestRequest | { unsupported: Status } 
   if (q.resourceVersion) query.resourceVersion = q.resourceVersion;
   if (q.dryRun) query.dryRun = q.dryRun;
   if (q.gracePeriodSeconds !== undefined) query.gracePeriodSeconds = q.gracePeriodSeconds;
+  // pods/log
+  if (q.container !== undefined) query.container = q.container;
+  if (q.tailLines !== undefined) query.tailLines = q.tailLines;
+  if (q.previous) query.previous = true;
+  if (q.timestamps) query.timestamps = true;
+  if (q.sinceSeconds !== undefined) query.sinceSeconds = q.sinceSeconds;
+  if (q.sinceTime !== undefined) query.sinceTime = q.sinceTime;
+  if (q.limitBytes !== undefined) query.limitBytes = q.limitBytes;
   if (Object.keys(query).length > 0) out.query = query;
   if (req.verb === 'patch') {
     const type = PATCH_TYPES[q.patchType ?? 'strategic'];

@@ -11,6 +11,7 @@ export {
   type ContainerInfo,
   type ContainerRuntimeOptions,
   type ContainerStateName,
+  type LogEntry,
   type CriHost,
   type ProbeResult,
   type PullResult,

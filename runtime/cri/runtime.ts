@@ -69,10 +69,19 @@ export interface ProbeResult {
   statusCode: number;
 }
 
+/** One line the container wrote (its stdout and stderr, as the runtime's CRI log file keeps them). */
+export interface LogEntry {
+  readonly atMs: number;
+  readonly text: string;
+}
+
 interface Container {
   info: ContainerInfo;
   behaviour: ImageBehaviour;
-  logLines: string[];
+  /** What the process has written, oldest first; the image's start-up lines come at start. */
+  log: LogEntry[];
+  /** The image's start-up lines, written when the process starts. */
+  startLines: readonly string[];
   memoryLimitBytes?: number;
   timer?: { cancel(): void };
 }
@@ -222,7 +231,8 @@ export class ContainerRuntime {
         state: 'created', createdAtMs: this.host.now(),
       },
       behaviour: behaviourFor(spec, config.command ?? []),
-      logLines: [...spec.logs],
+      log: [],
+      startLines: spec.logs,
       ...(config.memoryLimitBytes !== undefined ? { memoryLimitBytes: config.memoryLimitBytes } : {}),
     });
     return { ok: true, id };
@@ -235,6 +245,7 @@ export class ContainerRuntime {
     if (c.info.state !== 'created') return { ok: false, message: `container "${id}" is in ${c.info.state} state` };
     c.info.state = 'running';
     c.info.startedAtMs = this.host.now();
+    for (const line of c.startLines) this.write(c, line);
     const b = c.behaviour;
     if (b.kind === 'exit') c.timer = this.host.setTimer(b.afterMs, () => this.exit(c, b.exitCode, b.exitCode === 0 ? 'Completed' : 'Error'));
     if (b.kind === 'oom') c.timer = this.host.setTimer(b.afterMs, () => this.exit(c, OOM_EXIT_CODE, 'OOMKilled'));
@@ -250,7 +261,7 @@ export class ContainerRuntime {
   killContainerProcess(id: string): boolean {
     const c = this.containers.get(id);
     if (c?.info.state !== 'running') return false;
-    c.logLines.push('Killed');
+    this.write(c, 'Killed');
     this.exit(c, SIGKILL_EXIT_CODE, 'Error');
     return true;
   }
@@ -266,7 +277,7 @@ export class ContainerRuntime {
       this.host.setTimer(0, done);
       return;
     }
-    c.logLines.push('received SIGTERM');
+    this.write(c, 'received SIGTERM');
     const ignores = 'ignoresSigterm' in c.behaviour && c.behaviour.ignoresSigterm === true;
     const exitMs = ignores ? gracePeriodMs : Math.min(SIGTERM_EXIT_MS, gracePeriodMs);
     const killed = ignores || gracePeriodMs < SIGTERM_EXIT_MS;
@@ -305,8 +316,19 @@ export class ContainerRuntime {
     return { healthy: true, statusCode: 200 };
   }
 
+  /** The lines a container wrote (empty for an unknown one). */
   logs(id: string): string[] {
-    return [...(this.containers.get(id)?.logLines ?? [])];
+    return (this.containers.get(id)?.log ?? []).map((e) => e.text);
+  }
+
+  /** A container's log with the time of each line (what the kubelet reads for kubectl logs); undefined once removed. */
+  containerLog(id: string): readonly LogEntry[] | undefined {
+    const c = this.containers.get(id);
+    return c && [...c.log];
+  }
+
+  private write(c: Container, text: string): void {
+    c.log.push({ atMs: this.host.now(), text });
   }
 
   private exit(c: Container, exitCode: number, reason: string, notify = true): void {
@@ -315,7 +337,7 @@ export class ContainerRuntime {
     c.info.finishedAtMs = this.host.now();
     c.info.exitCode = exitCode;
     c.info.reason = reason;
-    if (reason === 'OOMKilled') c.logLines.push('Killed');
+    if (reason === 'OOMKilled') this.write(c, 'Killed');
     if (notify) for (const listener of this.exitListeners) listener({ ...c.info });
     this.changed();
   }

@@ -7,9 +7,10 @@
 // and pkg/kubelet/images/image_manager.go EnsureImageExists (the Pulling / Pulled texts).
 import type { Node, Pod } from '../api/index.ts';
 import { SharedInformer, createEventRecorder, restListerWatcher, type EventRecorder, type RestClient } from '../client/index.ts';
-import type { ContainerRuntime } from '../cri/index.ts';
+import { resolveImage, type ContainerRuntime, type LogEntry } from '../cri/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
 import type { NodeCni } from '../network/index.ts';
+import { serveContainerLogs } from './log-server.ts';
 import { MirrorPods } from './mirror-pods.ts';
 import { startNodeAgent } from './node-agent.ts';
 import { PodWorkers } from './pod-workers.ts';
@@ -75,6 +76,23 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   o.cri.onContainerExit((info) => {
     if (ctx.isLive()) workers.containerExited(info);
   });
+  // the kubelet's HTTPS server (port 10250): the API server's pods/log calls
+  serveContainerLogs(ctx, { pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri, staticLog: (pod, container, previous) => staticPodLog(o, pod, container, previous) });
   pods.start();
   mirrors?.start();
+}
+
+/**
+ * What a static pod's container has written: its image's start-up lines, at the start of the
+ * instance asked for (the component's process runs outside the CRI in this simulation).
+ */
+function staticPodLog(o: KubeletOptions, mirror: Pod, container: string, previous: boolean): readonly LogEntry[] | undefined {
+  if (!o.staticPods || !isMirrorPod(mirror)) return undefined;
+  const manifest = o.staticPods.manifests().find((m) => `${m.pod.metadata.name ?? ''}-${o.nodeName}` === mirror.metadata.name);
+  if (!manifest) return undefined;
+  const state = o.staticPods.containerState(manifest.pod.metadata.name ?? '');
+  const startedAtMs = previous ? state.previous?.startedAtMs : state.startedAtMs;
+  const image = manifest.pod.spec.containers.find((c) => c.name === container)?.image;
+  if (startedAtMs === undefined || image === undefined) return undefined;
+  return (resolveImage(image)?.logs ?? []).map((text) => ({ atMs: startedAtMs, text }));
 }

@@ -359,12 +359,26 @@ export class PodWorkers {
     return rec;
   }
 
-  /** Writes status through pods/status when it changed; one write in flight per pod. */
-  private writeStatus(w: Worker, then?: () => void): void {
+  /**
+   * The status manager's view of a pod: the status the kubelet has computed for it, written or
+   * not yet (kubectl logs reads it before the API server's copy); undefined for a pod no worker has.
+   */
+  statusOf(namespace: string, name: string): PodStatus | undefined {
+    const w = this.workers.get(`${namespace}/${name}`);
+    return w && this.currentStatus(w);
+  }
+
+  private currentStatus(w: Worker): PodStatus {
     const status: PodStatus = w.rejected
       ? { phase: 'Failed', reason: w.rejected.reason, message: `Pod was rejected: ${w.rejected.message}`, startTime: w.pod.status?.startTime ?? undefined }
       : computePodStatus(w.pod, { containers: w.containers, sandboxReady: w.sandboxId !== undefined && !w.terminated, hostIP: this.d.nodeIP, ...(w.podIP ? { podIP: w.podIP } : {}), ...(w.startTimeMs !== undefined ? { startTimeMs: w.startTimeMs } : {}) }, this.ctx.now());
     if (w.terminated) status.phase = terminalPhase(status);
+    return status;
+  }
+
+  /** Writes status through pods/status when it changed; one write in flight per pod. */
+  private writeStatus(w: Worker, then?: () => void): void {
+    const status = this.currentStatus(w);
     const text = JSON.stringify(status);
     if (text === w.lastStatus || w.statusInFlight) {
       if (w.statusInFlight && text !== w.lastStatus) w.dirty = true;

@@ -11,4 +11,4 @@ export type * from './rbac.ts';
 export type * from './scheduling.ts';
 export type * from './policy.ts';
 export type * from './networking.ts';
-export { SIMULATION_EPOCH_MS, rfc3339, rfc3339Micro, parseRFC3339 } from './time.ts';
+export { SIMULATION_EPOCH_MS, rfc3339, rfc3339Micro, rfc3339Nano, parseRFC3339 } from './time.ts';

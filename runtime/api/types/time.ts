@@ -89,3 +89,10 @@ export function parseRFC3339(
     offsetMin * 60_000;
   return unixMs - epochMs;
 }
+
+/** Simulated milliseconds in Go's time.RFC3339Nano: trailing zeros of the fraction dropped ("2026-01-01T00:00:05.25Z"). */
+export function rfc3339Nano(simMs: number, epochMs: number = SIMULATION_EPOCH_MS): string {
+  const { date, clock, msOfSecond } = split(Math.floor(epochMs + simMs));
+  const fraction = msOfSecond === 0 ? '' : `.${pad(msOfSecond, 3).replace(/0+$/, '')}`;
+  return `${date}T${clock}${fraction}Z`;
+}

@@ -177,6 +177,8 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('all-containers', 'bool'),
     SELECTOR,
     f('since', 'string'),
+    f('since-time', 'string'),
+    f('limit-bytes', 'int'),
     f('prefix', 'bool'),
   ],
   'auth whoami': [OUTPUT],

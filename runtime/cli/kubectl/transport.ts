@@ -21,11 +21,14 @@ export interface RequestQuery {
   /** Server-side dry run ("All"). */
   dryRun?: 'All';
   gracePeriodSeconds?: number;
-  /** Pod logs: container, tailLines, previous, timestamps. */
+  /** Pod logs (PodLogOptions). */
   container?: string;
   tailLines?: number;
   previous?: boolean;
   timestamps?: boolean;
+  sinceSeconds?: number;
+  sinceTime?: string;
+  limitBytes?: number;
   /** Patch type for verb "patch". */
   patchType?: 'merge' | 'strategic' | 'json';
   fieldManager?: string;

@@ -31,6 +31,15 @@ export interface RestQuery {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   gracePeriodSeconds?: number;
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  // pods/log (core/v1 PodLogOptions)
+  container?: string;
+  follow?: boolean;
+  previous?: boolean;
+  timestamps?: boolean;
+  sinceSeconds?: number;
+  sinceTime?: string;
+  tailLines?: number;
+  limitBytes?: number;
 }
 
 export type RestPatchType = 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/json-patch+json';

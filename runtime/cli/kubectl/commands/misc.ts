@@ -10,7 +10,7 @@ import type {
   PodDisruptionBudget,
   ResourceInfo,
 } from '../../../api/index.ts';
-import { formatLabelSelector, lookupResource, parseToLabelSelector } from '../../../api/index.ts';
+import { formatLabelSelector, lookupResource, parseGoDuration, parseRFC3339, parseToLabelSelector } from '../../../api/index.ts';
 import { flagBool, flagInt, flagString, flagStrings } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
@@ -38,6 +38,35 @@ export function runLogs(ctx: Ctx, done: () => void): void {
     return;
   }
   logsOfPod(ctx, slash < 0 ? first : first.slice(slash + 1), second, done);
+}
+
+/**
+ * logs.go Validate and ToLogOptions: --tail -1 (the default) sends no tailLines, --since rounds
+ * to whole seconds, --since-time is RFC 3339, --limit-bytes 0 sends nothing.
+ */
+function logOptions(ctx: Ctx): { tailLines?: number; previous?: boolean; timestamps?: boolean; sinceSeconds?: number; sinceTime?: string; limitBytes?: number } | { error: string } {
+  const since = flagString(ctx.args, 'since');
+  const sinceTime = flagString(ctx.args, 'since-time');
+  const tail = flagInt(ctx.args, 'tail') ?? -1;
+  const limitBytes = flagInt(ctx.args, 'limit-bytes') ?? 0;
+  let sinceSeconds: number | undefined;
+  if (since !== undefined) {
+    const ms = parseGoDuration(since);
+    if (ms === undefined) return { error: `invalid argument "${since}" for "--since" flag: time: invalid duration "${since}"` };
+    if (ms !== 0) sinceSeconds = Math.round(ms / 1000);
+  }
+  if (sinceTime !== undefined && sinceSeconds !== undefined) return { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' };
+  if (sinceSeconds !== undefined && sinceSeconds < 0) return { error: '--since must be greater than 0' };
+  if (tail < -1) return { error: '--tail must be greater than or equal to -1' };
+  if (sinceTime !== undefined && parseRFC3339(sinceTime) === undefined) return { error: `parsing time "${sinceTime}" as "2006-01-02T15:04:05Z07:00": cannot parse "${sinceTime}" as "2006"` };
+  return {
+    ...(tail !== -1 ? { tailLines: tail } : {}),
+    ...(flagBool(ctx.args, 'previous') ? { previous: true } : {}),
+    ...(flagBool(ctx.args, 'timestamps') ? { timestamps: true } : {}),
+    ...(sinceSeconds !== undefined ? { sinceSeconds } : {}),
+    ...(sinceTime !== undefined ? { sinceTime } : {}),
+    ...(limitBytes !== 0 ? { limitBytes } : {}),
+  };
 }
 
 /** polymorphichelpers.attachablePodForObject: the workload's first pod by name, noting how many matched. */
@@ -94,12 +123,12 @@ function logsOfPod(ctx: Ctx, podName: string, second: string | undefined, done: 
         if (names.length > 1)
           ctx.stderr += `Defaulted container "${container}" out of: ${names.join(', ')}\n`;
       }
-      const query = {
-        container,
-        tailLines: flagInt(ctx.args, 'tail'),
-        previous: flagBool(ctx.args, 'previous') || undefined,
-        timestamps: flagBool(ctx.args, 'timestamps') || undefined,
-      };
+      const options = logOptions(ctx);
+      if ('error' in options) {
+        ctx.error(options.error);
+        return done();
+      }
+      const query = { container, ...options };
       ctx.request(
         {
           verb: 'get',

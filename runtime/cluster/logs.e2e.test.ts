@@ -1,0 +1,44 @@
+// kubectl logs end to end: kubectl -> API server (pods/log) -> the node's kubelet (/containerLogs)
+// -> the container runtime's log, and every error on the way with the text a real cluster prints.
+import { describe, expect, it } from 'vitest';
+import { createCluster } from './index.ts';
+
+describe('kubectl logs', () => {
+  it("reads a container's log through the API server and its node's kubelet", async () => {
+    const cluster = createCluster({ seed: 4 });
+    expect((await cluster.kubectl('run web --image=nginx:1.27')).exitCode).toBe(0);
+    // the kubelet knows the pod but its container is not running yet
+    const early = await cluster.kubectl('logs web');
+    expect(early).toMatchObject({ stdout: '', exitCode: 1 });
+    expect(early.stderr).toMatch(/^Error from server \(BadRequest\): container "web" in pod "web" is waiting to start: (ContainerCreating|PodInitializing)\n$/);
+    await cluster.advance(15_000);
+    const all = await cluster.kubectl('logs web');
+    expect(all).toEqual({ stdout: '/docker-entrypoint.sh: Configuration complete; ready for start up\nnginx: [notice] start worker processes\n', stderr: '', exitCode: 0 });
+    const last = await cluster.kubectl('logs pod/web --tail=1 --timestamps');
+    expect(last.stdout).toMatch(/^2026-01-01T00:00:\d\d(\.\d+)?Z nginx: \[notice\] start worker processes\n$/);
+    expect((await cluster.kubectl('logs web --since=1s')).stdout).toBe('');
+    expect((await cluster.kubectl('logs web -c nginx')).stderr).toBe('Error from server (BadRequest): container nginx is not valid for pod web\n');
+    expect((await cluster.kubectl('logs web --tail=-2')).stderr).toBe('error: --tail must be greater than or equal to -1\n');
+  });
+
+  it("--previous reads the instance that crashed; a pod that never restarted has none", async () => {
+    const cluster = createCluster({ seed: 5 });
+    await cluster.kubectl('run crash --image=ghcr.io/inside-cp/crash-after:3s');
+    await cluster.kubectl('run web --image=nginx:1.27');
+    await cluster.advance(30_000);
+    expect((await cluster.kubectl('get pod crash -o jsonpath={.status.containerStatuses[0].restartCount}')).stdout).not.toBe('0');
+    expect((await cluster.kubectl('logs crash --previous')).stdout).toBe('starting\ncrashing after 3s on purpose\n');
+    expect((await cluster.kubectl('logs web --previous')).stderr).toBe('Error from server (BadRequest): previous terminated container "web" in pod "web" not found\n');
+  });
+
+  it('reads a static control-plane pod and a workload through its first pod', async () => {
+    const cluster = createCluster({ seed: 6 });
+    const node = JSON.parse((await cluster.kubectl('get nodes -o json')).stdout).items[0].metadata.name as string;
+    expect((await cluster.kubectl(`logs -n kube-system kube-apiserver-${node}`)).stdout).toBe('"Serving securely on [::]:6443"\n');
+    await cluster.kubectl('create deployment api --image=redis:7.4 --replicas=2');
+    await cluster.advance(20_000);
+    const viaDeployment = await cluster.kubectl('logs deploy/api');
+    expect(viaDeployment.stdout).toBe('* Ready to accept connections tcp\n');
+    expect(viaDeployment.stderr).toMatch(/^Found 2 pods, using pod\/api-[a-z0-9]+-[a-z0-9]{5}\n$/);
+  });
+});
