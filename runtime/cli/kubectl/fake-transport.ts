@@ -45,7 +45,7 @@ function fieldsOf(obj: KubeObject): Record<string, string> {
   const o = obj as unknown as {
     spec?: { nodeName?: string };
     status?: { phase?: string };
-    involvedObject?: { name?: string; namespace?: string; uid?: string; kind?: string };
+    involvedObject?: { name?: string; namespace?: string; uid?: string; kind?: string; apiVersion?: string };
   };
   return {
     'metadata.name': obj.metadata.name ?? '',
@@ -56,6 +56,7 @@ function fieldsOf(obj: KubeObject): Record<string, string> {
     'involvedObject.namespace': o.involvedObject?.namespace ?? '',
     'involvedObject.uid': o.involvedObject?.uid ?? '',
     'involvedObject.kind': o.involvedObject?.kind ?? '',
+    'involvedObject.apiVersion': o.involvedObject?.apiVersion ?? '',
   };
 }
 

@@ -28,6 +28,7 @@ import { runAnnotate } from './commands/annotate.ts';
 import { runExpose, runRun } from './commands/generate.ts';
 import { runClusterInfo, runTop, runVersion } from './commands/info.ts';
 import { runRolloutPause, runRolloutResume } from './commands/rollout-pause.ts';
+import { runEvents } from './commands/events.ts';
 import { Ctx, type KubectlIo, type KubectlResult } from './context.ts';
 import { clientError } from './errors.ts';
 import { shellSplit } from './shell.ts';
@@ -50,6 +51,7 @@ const COMMANDS: Record<string, Command> = {
   uncordon: (ctx, done) => runCordon(ctx, false, done),
   drain: runDrain,
   logs: runLogs,
+  events: runEvents,
   'auth can-i': runAuthCanI,
   'auth whoami': runAuthWhoami,
   'api-resources': runApiResources,
