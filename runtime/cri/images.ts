@@ -74,9 +74,28 @@ const REDIS_TAGS = officialTags({ named: ['latest', 'alpine', 'bookworm'], varia
 const HTTPD_TAGS = officialTags({ named: ['latest', 'alpine', 'bookworm'], variants: ['alpine', 'bookworm'], major: [2, 2], minor: [2, 4], patchMax: 65 });
 const POSTGRES_TAGS = officialTags({ named: ['latest', 'alpine', 'bookworm'], variants: ['alpine', 'bookworm'], major: [9, 18], minor: [0, 24], patchMax: 0 });
 
+/**
+ * What the official nginx image prints as it starts (docker-entrypoint.sh, then nginx's error log
+ * on stderr): `{time}` is nginx's local time ("2026/01/01 00:00:06"), filled in as the line is
+ * written. The version, compiler and kernel lines nginx also prints are left out (they depend on
+ * the exact build), and one worker starts per CPU of the simulated nodes (4).
+ */
 const NGINX_LOGS = [
+  '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
+  '/docker-entrypoint.sh: Looking for shell scripts in /docker-entrypoint.d/',
+  '/docker-entrypoint.sh: Launching /docker-entrypoint.d/10-listen-on-ipv6-by-default.sh',
+  '10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf',
+  '10-listen-on-ipv6-by-default.sh: info: Enabled listen on IPv6 in /etc/nginx/conf.d/default.conf',
+  '/docker-entrypoint.sh: Sourcing /docker-entrypoint.d/15-local-resolvers.envsh',
+  '/docker-entrypoint.sh: Launching /docker-entrypoint.d/20-envsubst-on-templates.sh',
+  '/docker-entrypoint.sh: Launching /docker-entrypoint.d/30-tune-worker-processes.sh',
   '/docker-entrypoint.sh: Configuration complete; ready for start up',
-  'nginx: [notice] start worker processes',
+  '{time} [notice] 1#1: using the "epoll" event method',
+  '{time} [notice] 1#1: start worker processes',
+  '{time} [notice] 1#1: start worker process 29',
+  '{time} [notice] 1#1: start worker process 30',
+  '{time} [notice] 1#1: start worker process 31',
+  '{time} [notice] 1#1: start worker process 32',
 ];
 
 const KNOWN: KnownImage[] = [

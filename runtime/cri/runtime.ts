@@ -3,6 +3,7 @@
 // CreateContainer, StartContainer, StopContainer, ContainerStatus, plus container logs.
 // Containers play out their image's behaviour on the simulated clock; when one exits, the runtime
 // tells its listener, as containerd's event stream feeds the kubelet's PLEG.
+import { rfc3339 } from '../api/index.ts';
 import { behaviourFor, normalizeImageRef, resolveImage, type ImageBehaviour, type ImageSpec } from './images.ts';
 
 export interface CriHost {
@@ -327,8 +328,10 @@ export class ContainerRuntime {
     return c && [...c.log];
   }
 
+  /** Appends a line; an image's `{time}` becomes the time in nginx's log format ("2026/01/01 00:00:06"). */
   private write(c: Container, text: string): void {
-    c.log.push({ atMs: this.host.now(), text });
+    const atMs = this.host.now();
+    c.log.push({ atMs, text: text.includes('{time}') ? text.replaceAll('{time}', logClock(atMs)) : text });
   }
 
   private exit(c: Container, exitCode: number, reason: string, notify = true): void {
@@ -358,4 +361,9 @@ function imageIdOf(spec: ImageSpec): string {
   const colon = spec.ref.lastIndexOf(':');
   const repo = at >= 0 ? spec.ref.slice(0, at) : spec.ref.slice(0, colon);
   return `${repo}@${spec.digest}`;
+}
+
+/** "2026-01-01T00:00:06Z" -> "2026/01/01 00:00:06" (nginx's error log time; the machines run in UTC). */
+function logClock(atMs: number): string {
+  return rfc3339(atMs).replace(/-/g, '/').replace('T', ' ').replace('Z', '');
 }
