@@ -107,7 +107,7 @@ export function startApiServerReplica(kernel: Kernel, options: ApiServerReplicaO
     release();
     etcd = options.etcdClient(ctx);
     const { etcdClient: _etcd, onStart: _onStart, kubeletEndpoint, ...apiOptions } = options;
-    const kubelets = networkKubeletClient(ctx, kubeletEndpoint ?? ((node) => `kubelet-${node}`));
+    const kubelets = networkKubeletClient(ctx, kubeletEndpoint ?? ((node) => `kubelet-${node}`), (endpoint) => kernel.net.isUp(endpoint));
     server = new ApiServer({
       ...apiOptions,
       name: options.name,
@@ -248,22 +248,28 @@ type NetworkKubeletClient = KubeletClient & { answer(msg: ContainerLogsResponse)
 
 /**
  * The API server's kubelet client on the simulated network: one request message to the node's
- * kubelet, its answer matched by id, and the dial timeout's error when none comes (the kubelet
- * process is down, or the node is off or cut off).
+ * kubelet, its answer matched by id. A kubelet endpoint that is down refuses the connection at
+ * once (as the REST client treats a down API server); one that is up but unreachable (a
+ * partition) gives the dial timeout's error when no answer comes.
  */
-function networkKubeletClient(ctx: ProcessContext, endpointOf: (nodeName: string) => string): NetworkKubeletClient {
+function networkKubeletClient(ctx: ProcessContext, endpointOf: (nodeName: string) => string, isUp: (endpoint: string) => boolean): NetworkKubeletClient {
   let lastId = 0;
   const pending = new Map<number, { done: Parameters<KubeletClient['containerLogs']>[2]; timer: { cancel(): void } }>();
   return {
     containerLogs(target, request, done) {
       const id = ++lastId;
       const url = kubeletLogURL(target, request);
+      const endpoint = endpointOf(target.nodeName);
+      if (!isUp(endpoint)) {
+        ctx.setTimer(0, () => done({ error: `Get "${url}": dial tcp ${target.address}:${target.port}: connect: connection refused` }));
+        return;
+      }
       const timer = ctx.setTimer(KUBELET_DIAL_TIMEOUT_MS, () => {
         pending.delete(id);
         done({ error: `Get "${url}": dial tcp ${target.address}:${target.port}: i/o timeout` });
       });
       pending.set(id, { done, timer });
-      ctx.send(endpointOf(target.nodeName), { type: 'kubelet.containerLogs', id, ...request } satisfies ContainerLogsRequest);
+      ctx.send(endpoint, { type: 'kubelet.containerLogs', id, ...request } satisfies ContainerLogsRequest);
     },
     answer(msg) {
       const call = pending.get(msg.id);

@@ -48,3 +48,24 @@ describe('kubectl logs', () => {
     expect(viaDeployment.stderr).toMatch(/^Found 2 pods, using pod\/api-[a-z0-9]+-[a-z0-9]{5}\n$/);
   });
 });
+
+describe('kubectl logs when the kubelet cannot be reached', () => {
+  it('a stopped kubelet refuses at once; a partitioned node times out the dial after 30 s', async () => {
+    const cluster = createCluster({ seed: 9, workers: 1 });
+    await cluster.kubectl('run web --image=nginx:1.27'); // the control-plane node is tainted: it lands on worker-1
+    await cluster.advance(15_000);
+    expect((await cluster.kubectl('logs web --tail=1')).exitCode).toBe(0);
+    const ip = JSON.parse((await cluster.kubectl('get node worker-1 -o json')).stdout).status.addresses.find((a: { type: string }) => a.type === 'InternalIP').address as string;
+    await cluster.faults.stopComponent('kubelet-worker-1');
+    const refused = await cluster.kubectl('logs web');
+    expect(refused.stderr).toBe(`Error from server: Get "https://${ip}:10250/containerLogs/default/web/web": dial tcp ${ip}:10250: connect: connection refused\n`);
+    await cluster.faults.startComponent('kubelet-worker-1');
+    await cluster.advance(5_000);
+    const controlPlane = (JSON.parse((await cluster.kubectl('get nodes -o json')).stdout).items as { metadata: { name: string } }[]).map((n) => n.metadata.name).find((n) => n !== 'worker-1')!;
+    await cluster.faults.partition([['worker-1'], [controlPlane]]);
+    const start = cluster.now();
+    const timedOut = await cluster.kubectl('logs web --tail=2');
+    expect(timedOut.stderr).toBe(`Error from server: Get "https://${ip}:10250/containerLogs/default/web/web?tailLines=2": dial tcp ${ip}:10250: i/o timeout\n`);
+    expect(cluster.now() - start).toBeGreaterThanOrEqual(30_000);
+  });
+});
