@@ -1,0 +1,60 @@
+// The API server's client for kubelets on the simulated network (kube-apiserver's
+// --kubelet-* connection: pkg/kubelet/client): the pods/log handler's one way to a node.
+import type { ContainerLogsRequest, ContainerLogsResponse, PodLogOptions } from '../api/index.ts';
+import type { ProcessContext } from '../kernel/index.ts';
+import type { KubeletClient } from './handlers/log.ts';
+
+/** net.Dialer's 30 s timeout (utilnet.SetTransportDefaults) for a kubelet that does not answer. */
+const KUBELET_DIAL_TIMEOUT_MS = 30_000;
+
+export type NetworkKubeletClient = KubeletClient & { answer(msg: ContainerLogsResponse): void };
+
+/**
+ * The API server's kubelet client on the simulated network: one request message to the node's
+ * kubelet, its answer matched by id. A kubelet endpoint that is down refuses the connection at
+ * once (as the REST client treats a down API server); one that is up but unreachable (a
+ * partition) gives the dial timeout's error when no answer comes.
+ */
+export function networkKubeletClient(ctx: ProcessContext, endpointOf: (nodeName: string) => string, isUp: (endpoint: string) => boolean): NetworkKubeletClient {
+  let lastId = 0;
+  const pending = new Map<number, { done: Parameters<KubeletClient['containerLogs']>[2]; timer: { cancel(): void } }>();
+  return {
+    containerLogs(target, request, done) {
+      const id = ++lastId;
+      const url = kubeletLogURL(target, request);
+      const endpoint = endpointOf(target.nodeName);
+      if (!isUp(endpoint)) {
+        ctx.setTimer(0, () => done({ error: `Get "${url}": dial tcp ${target.address}:${target.port}: connect: connection refused` }));
+        return;
+      }
+      const timer = ctx.setTimer(KUBELET_DIAL_TIMEOUT_MS, () => {
+        pending.delete(id);
+        done({ error: `Get "${url}": dial tcp ${target.address}:${target.port}: i/o timeout` });
+      });
+      pending.set(id, { done, timer });
+      ctx.send(endpoint, { type: 'kubelet.containerLogs', id, ...request } satisfies ContainerLogsRequest);
+    },
+    answer(msg) {
+      const call = pending.get(msg.id);
+      if (!call) return;
+      pending.delete(msg.id);
+      call.timer.cancel();
+      call.done({ code: msg.code, body: msg.body });
+    },
+  };
+}
+
+/** LogLocation's URL: https://<address>:<port>/containerLogs/<ns>/<pod>/<container>?<sorted params>. */
+function kubeletLogURL(target: { address: string; port: number }, r: { namespace: string; pod: string; container: string; options: PodLogOptions }): string {
+  const o = r.options;
+  const params: [string, string][] = [];
+  if (o.follow) params.push(['follow', 'true']);
+  if (o.limitBytes !== undefined) params.push(['limitBytes', String(o.limitBytes)]);
+  if (o.previous) params.push(['previous', 'true']);
+  if (o.sinceSeconds !== undefined) params.push(['sinceSeconds', String(o.sinceSeconds)]);
+  if (o.sinceTime !== undefined) params.push(['sinceTime', o.sinceTime]);
+  if (o.tailLines !== undefined) params.push(['tailLines', String(o.tailLines)]);
+  if (o.timestamps) params.push(['timestamps', 'true']);
+  const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+  return `https://${target.address}:${target.port}/containerLogs/${r.namespace}/${r.pod}/${r.container}${query ? `?${query}` : ''}`;
+}
