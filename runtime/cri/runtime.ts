@@ -262,7 +262,7 @@ export class ContainerRuntime {
   killContainerProcess(id: string): boolean {
     const c = this.containers.get(id);
     if (c?.info.state !== 'running') return false;
-    this.write(c, 'Killed');
+    // SIGKILL: the process writes nothing more (a shell's "Killed" is its parent's, not the container's)
     this.exit(c, SIGKILL_EXIT_CODE, 'Error');
     return true;
   }
@@ -278,7 +278,6 @@ export class ContainerRuntime {
       this.host.setTimer(0, done);
       return;
     }
-    this.write(c, 'received SIGTERM');
     const ignores = 'ignoresSigterm' in c.behaviour && c.behaviour.ignoresSigterm === true;
     const exitMs = ignores ? gracePeriodMs : Math.min(SIGTERM_EXIT_MS, gracePeriodMs);
     const killed = ignores || gracePeriodMs < SIGTERM_EXIT_MS;
@@ -340,7 +339,6 @@ export class ContainerRuntime {
     c.info.finishedAtMs = this.host.now();
     c.info.exitCode = exitCode;
     c.info.reason = reason;
-    if (reason === 'OOMKilled') this.write(c, 'Killed');
     if (notify) for (const listener of this.exitListeners) listener({ ...c.info });
     this.changed();
   }
