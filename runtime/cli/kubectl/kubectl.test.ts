@@ -979,6 +979,26 @@ describe('logs of a workload and jsonpath errors', () => {
     const r = kubectl(t, 'logs deploy/web');
     expect([r.stdout, r.stderr]).toEqual(['from web-1\n', 'Found 2 pods, using pod/web-1\n']);
   });
+  it('logs -l reads every matching pod (tail 10 unless asked), --prefix marks each line, --all-containers reads them all', () => {
+    const t = cluster();
+    t.logs.set('default/web-1/nginx', 'a1\na2\n');
+    t.logs.set('default/web-2/nginx', 'b1\n');
+    const r = kubectl(t, 'logs -l app=web --prefix');
+    expect(r.stdout).toBe('[pod/web-1/nginx] a1\n[pod/web-1/nginx] a2\n[pod/web-2/nginx] b1\n');
+    const logCalls = t.requests.filter((q) => q.subresource === 'log');
+    expect(logCalls.map((q) => q.query)).toEqual([{ container: 'nginx', tailLines: 10 }, { container: 'nginx', tailLines: 10 }]);
+    expect(kubectl(t, 'logs -l app=web --tail=1').stdout).toBe('a1\na2\nb1\n');
+    expect(t.requests.filter((q) => q.subresource === 'log').at(-1)?.query?.tailLines).toBe(1);
+    expect(kubectl(t, 'logs -l app=none')).toEqual({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
+    expect(kubectl(t, 'logs web-1 -l app=web').stderr).toBe("error: only a selector (-l) or a POD name is allowed\nSee 'kubectl logs -h' for help and examples\n");
+    const base = pod('two');
+    t.seed('', 'pods', { ...base, spec: { ...base.spec, initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'nginx' }] } } as Pod);
+    t.logs.set('default/two/init', 'i\n');
+    t.logs.set('default/two/a', 'x\n');
+    t.logs.set('default/two/b', 'y\n');
+    expect(kubectl(t, 'logs two')).toEqual({ stdout: 'x\n', stderr: 'Defaulted container "a" out of: a, b, init (init)\n', exitCode: 0 });
+    expect(kubectl(t, 'logs two --all-containers --prefix').stdout).toBe('[pod/two/init] i\n[pod/two/a] x\n[pod/two/b] y\n');
+  });
   it("an out-of-range index prints kubectl's template error", () => {
     const r = kubectl(cluster(), "get deploy -o jsonpath='{.items[0].metadata.name}'");
     expect(r.stderr.split('\n')[0]).toBe(

@@ -6,7 +6,8 @@ import { runApiResources, runApiVersions } from './commands/api-resources.ts';
 import { runApply, runCreateFromFiles } from './commands/apply.ts';
 import { runDescribe } from './commands/describe.ts';
 import { runGet } from './commands/get.ts';
-import { runAuthCanI, runCreateGenerator, runLogs } from './commands/misc.ts';
+import { runAuthCanI, runCreateGenerator } from './commands/misc.ts';
+import { runLogs } from './commands/logs.ts';
 import { runAuthWhoami } from './commands/auth-whoami.ts';
 import { runDrain } from './commands/drain.ts';
 import {

@@ -1,0 +1,158 @@
+// kubectl logs: one pod (POD, pod/NAME), a workload's first pod (deploy/NAME: "Found N pods,
+// using pod/..."), or every pod a selector matches (-l, whose --tail defaults to 10), each of its
+// default container or, with --all-containers, of every container; --prefix puts
+// "[pod/<pod>/<container>] " before each line. The log itself comes from pods/log (the API server
+// asks the pod's kubelet). mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go and
+// polymorphichelpers logsforobject.go.
+import type { LabelSelector, Pod, ResourceInfo } from '../../../api/index.ts';
+import { formatLabelSelector, lookupResource, parseGoDuration, parseRFC3339 } from '../../../api/index.ts';
+import { flagBool, flagInt, flagString } from '../args.ts';
+import type { Ctx } from '../context.ts';
+import { forEachSeq, gvr } from '../context.ts';
+import type { ObjectList } from '../transport.ts';
+
+const USAGE = "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples";
+/** logs.go selectorTail: a selector's default --tail. */
+const SELECTOR_TAIL = 10;
+
+type LogQuery = { tailLines?: number; previous?: boolean; timestamps?: boolean; sinceSeconds?: number; sinceTime?: string; limitBytes?: number };
+
+export function runLogs(ctx: Ctx, done: () => void): void {
+  const [first, second] = ctx.args.positionals;
+  const selector = flagString(ctx.args, 'selector');
+  if (first === undefined && !selector) return fail(ctx, USAGE, done);
+  if (first !== undefined && selector && second === undefined) {
+    return fail(ctx, "only a selector (-l) or a POD name is allowed\nSee 'kubectl logs -h' for help and examples", done);
+  }
+  const options = logOptions(ctx, selector !== undefined && selector !== '');
+  if ('error' in options) return fail(ctx, options.error, done);
+  if (first === undefined) return selectedPods(ctx, selector!, options, done);
+  const slash = first.indexOf('/');
+  const owner = slash < 0 ? undefined : lookupResource(first.slice(0, slash));
+  if (owner && owner.kind !== 'Pod') {
+    firstPodOf(ctx, owner, first.slice(slash + 1), (podName) =>
+      podName === undefined ? done() : logsOfPod(ctx, podName, second, options, done),
+    );
+    return;
+  }
+  logsOfPod(ctx, slash < 0 ? first : first.slice(slash + 1), second, options, done);
+}
+
+function fail(ctx: Ctx, message: string, done: () => void): void {
+  ctx.error(message);
+  done();
+}
+
+/**
+ * logs.go Validate and ToLogOptions: --tail -1 (the default; 10 with a selector) sends no
+ * tailLines, --since rounds to whole seconds, --since-time is RFC 3339, --limit-bytes 0 sends nothing.
+ */
+function logOptions(ctx: Ctx, withSelector: boolean): LogQuery | { error: string } {
+  const since = flagString(ctx.args, 'since');
+  const sinceTime = flagString(ctx.args, 'since-time');
+  let tail = flagInt(ctx.args, 'tail') ?? -1;
+  if (withSelector && tail === -1) tail = SELECTOR_TAIL;
+  const limitBytes = flagInt(ctx.args, 'limit-bytes') ?? 0;
+  let sinceSeconds: number | undefined;
+  if (since !== undefined) {
+    const ms = parseGoDuration(since);
+    if (ms === undefined) return { error: `invalid argument "${since}" for "--since" flag: time: invalid duration "${since}"` };
+    if (ms !== 0) sinceSeconds = Math.round(ms / 1000);
+  }
+  if (sinceTime !== undefined && sinceSeconds !== undefined) return { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' };
+  if (sinceSeconds !== undefined && sinceSeconds < 0) return { error: '--since must be greater than 0' };
+  if (tail < -1) return { error: '--tail must be greater than or equal to -1' };
+  if (sinceTime !== undefined && parseRFC3339(sinceTime) === undefined) return { error: `parsing time "${sinceTime}" as "2006-01-02T15:04:05Z07:00": cannot parse "${sinceTime}" as "2006"` };
+  return {
+    ...(tail !== -1 ? { tailLines: tail } : {}),
+    ...(flagBool(ctx.args, 'previous') ? { previous: true } : {}),
+    ...(flagBool(ctx.args, 'timestamps') ? { timestamps: true } : {}),
+    ...(sinceSeconds !== undefined ? { sinceSeconds } : {}),
+    ...(sinceTime !== undefined ? { sinceTime } : {}),
+    ...(limitBytes !== 0 ? { limitBytes } : {}),
+  };
+}
+
+/** -l: every matching pod of the namespace, one after another in list order. */
+function selectedPods(ctx: Ctx, selector: string, options: LogQuery, done: () => void): void {
+  ctx.request({ verb: 'list', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, query: { labelSelector: selector } }, (res) => {
+    if (!res.ok) {
+      ctx.statusError(res.status);
+      return done();
+    }
+    const pods = (res.body as ObjectList).items as Pod[];
+    if (pods.length === 0) ctx.stderr += `No resources found in ${ctx.namespace} namespace.\n`;
+    forEachSeq(pods, (pod, next) => logsOfContainers(ctx, pod, undefined, options, next), done);
+  });
+}
+
+/** polymorphichelpers.attachablePodForObject: the workload's first pod by name, noting how many matched. */
+function firstPodOf(ctx: Ctx, owner: ResourceInfo, name: string, then: (podName: string | undefined) => void): void {
+  ctx.request({ verb: 'get', resource: gvr(owner), namespace: ctx.namespace, name }, (res) => {
+    if (!res.ok) {
+      ctx.statusError(res.status);
+      return then(undefined);
+    }
+    const selector = formatLabelSelector((res.body as { spec?: { selector?: LabelSelector } }).spec?.selector);
+    ctx.request({ verb: 'list', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, query: { labelSelector: selector } }, (list) => {
+      const items = list.ok ? ((list.body as ObjectList).items as Pod[]) : [];
+      const names = items.map((p) => p.metadata.name ?? '').sort();
+      if (names.length === 0) {
+        ctx.error('timed out waiting for the condition');
+        return then(undefined);
+      }
+      if (names.length > 1) ctx.stderr += `Found ${names.length} pods, using pod/${names[0]}\n`;
+      then(names[0]);
+    });
+  });
+}
+
+function logsOfPod(ctx: Ctx, podName: string, container: string | undefined, options: LogQuery, done: () => void): void {
+  ctx.request({ verb: 'get', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, name: podName }, (res) => {
+    if (!res.ok) {
+      ctx.statusError(res.status);
+      return done();
+    }
+    logsOfContainers(ctx, res.body as Pod, container, options, done);
+  });
+}
+
+/** The containers to read (the one asked for, every one, or the default) and each one's log. */
+function logsOfContainers(ctx: Ctx, pod: Pod, asked: string | undefined, options: LogQuery, done: () => void): void {
+  const containers = flagBool(ctx.args, 'all-containers')
+    ? [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => c.name)
+    : [flagString(ctx.args, 'container') ?? asked ?? defaultContainer(ctx, pod)];
+  forEachSeq(containers, (container, next) => logOfContainer(ctx, pod.metadata.name ?? '', container, options, next), done);
+}
+
+/** The kubectl.kubernetes.io/default-container annotation's container, else the first, named on stderr when there was a choice. */
+function defaultContainer(ctx: Ctx, pod: Pod): string {
+  const names = pod.spec.containers.map((c) => c.name);
+  const inits = pod.spec.initContainers ?? [];
+  const preferred = pod.metadata.annotations?.['kubectl.kubernetes.io/default-container'];
+  if (preferred) {
+    if (names.includes(preferred) || inits.some((c) => c.name === preferred)) return preferred;
+    ctx.stderr += `Default container name "${preferred}" not found in pod ${pod.metadata.name ?? ''}\n`;
+  }
+  if (names.length > 1 || inits.length > 0) {
+    // podcmd.AllContainerNames: containers, then init containers marked "(init)"
+    const all = [...names, ...inits.map((c) => `${c.name} (init)`)];
+    ctx.stderr += `Defaulted container "${names[0]}" out of: ${all.join(', ')}\n`;
+  }
+  return names[0] ?? '';
+}
+
+function logOfContainer(ctx: Ctx, podName: string, container: string, options: LogQuery, done: () => void): void {
+  const query = { container, ...options };
+  ctx.request({ verb: 'get', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, name: podName, subresource: 'log', query }, (log) => {
+    if (!log.ok) {
+      ctx.statusError(log.status);
+      return done();
+    }
+    const text = String(log.body);
+    // prefixingWriter: one prefix per line the consumer writes
+    if (!flagBool(ctx.args, 'prefix')) ctx.out(text);
+    else ctx.out(text.split(/(?<=\n)/).filter((l) => l !== '').map((l) => `[pod/${podName}/${container}] ${l}`).join(''));
+    done();
+  });
+}
