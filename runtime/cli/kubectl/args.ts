@@ -181,6 +181,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('limit-bytes', 'int'),
     f('prefix', 'bool'),
   ],
+  wait: [FILENAME, RECURSIVE, SELECTOR, FIELD_SELECTOR, ALL, ALL_NAMESPACES, OUTPUT, f('for', 'string'), TIMEOUT],
   events: [OUTPUT, ALL_NAMESPACES, f('watch', 'bool', 'w'), f('for', 'string'), f('types', 'strings'), f('no-headers', 'bool'), f('chunk-size', 'int')],
   'auth whoami': [OUTPUT],
   'auth can-i': [

@@ -30,6 +30,7 @@ import { runExpose, runRun } from './commands/generate.ts';
 import { runClusterInfo, runTop, runVersion } from './commands/info.ts';
 import { runRolloutPause, runRolloutResume } from './commands/rollout-pause.ts';
 import { runEvents } from './commands/events.ts';
+import { runWait } from './commands/wait.ts';
 import { Ctx, type KubectlIo, type KubectlResult } from './context.ts';
 import { clientError } from './errors.ts';
 import { shellSplit } from './shell.ts';
@@ -53,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   drain: runDrain,
   logs: runLogs,
   events: runEvents,
+  wait: runWait,
   'auth can-i': runAuthCanI,
   'auth whoami': runAuthWhoami,
   'api-resources': runApiResources,
