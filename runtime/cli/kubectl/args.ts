@@ -6,8 +6,9 @@
 //   error: unknown shorthand flag: 'z' in -z
 //   error: flag needs an argument: --namespace
 //   See 'kubectl get --help' for usage.                 (kubectl cmd.go SetFlagErrorFunc)
+import { parseGoDuration } from '../../api/index.ts';
 
-export type FlagKind = 'bool' | 'string' | 'int' | 'strings';
+export type FlagKind = 'bool' | 'string' | 'int' | 'strings' | 'duration';
 
 export interface FlagSpec {
   name: string;
@@ -48,7 +49,7 @@ const ALL = f('all', 'bool');
 const OVERWRITE = f('overwrite', 'bool');
 const GRACE = f('grace-period', 'int');
 const FORCE = f('force', 'bool');
-const TIMEOUT = f('timeout', 'string');
+const TIMEOUT = f('timeout', 'duration');
 
 export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
   get: [
@@ -176,7 +177,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('timestamps', 'bool'),
     f('all-containers', 'bool'),
     SELECTOR,
-    f('since', 'string'),
+    f('since', 'duration'),
     f('since-time', 'string'),
     f('limit-bytes', 'int'),
     f('prefix', 'bool'),
@@ -489,10 +490,23 @@ function setFlag(
     case 'string':
       flags.set(spec.name, raw ?? '');
       return undefined;
+    case 'duration':
+      // pflag's DurationVar: time.ParseDuration at parse time; kept as text, read with flagDurationMs
+      if (raw === undefined || parseGoDuration(raw) === undefined) {
+        return `invalid argument "${raw ?? ''}" for "${flagName}" flag: time: invalid duration "${raw ?? ''}"`;
+      }
+      flags.set(spec.name, raw);
+      return undefined;
   }
 }
 
 // ---------------------------------------------------------------- typed access
+
+/** A duration flag in milliseconds (already validated by the parser), or undefined when absent. */
+export const flagDurationMs = (a: ParsedArgs, name: string): number | undefined => {
+  const v = a.flags.get(name);
+  return typeof v === 'string' ? parseGoDuration(v) : undefined;
+};
 
 export const flagString = (a: ParsedArgs, name: string): string | undefined => {
   const v = a.flags.get(name);

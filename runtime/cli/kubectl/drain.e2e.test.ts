@@ -110,10 +110,10 @@ describe('kubectl drain', () => {
     expect(await webPods(cluster, node)).toEqual([]);
   });
 
-  it('a bad --timeout is a flag error', async () => {
+  it('a bad --timeout is a flag error (pflag parses DurationVar flags: usage hint included)', async () => {
     const cluster = await boot(1);
     expect(await cluster.kubectl('drain worker-1 --timeout=soon')).toEqual({
-      stdout: '', stderr: 'error: invalid argument "soon" for "--timeout" flag: time: invalid duration "soon"\n', exitCode: 1,
+      stdout: '', stderr: 'error: invalid argument "soon" for "--timeout" flag: time: invalid duration "soon"\nSee \'kubectl drain --help\' for usage.\n', exitCode: 1,
     });
   });
 });

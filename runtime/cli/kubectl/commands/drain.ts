@@ -6,11 +6,11 @@
 // Real kubectl with --timeout=0 waits forever (until Ctrl+C); this terminal is not interactive, so
 // it stops after io.waitForeverMs as if --timeout had been given that value.
 import type { Pod } from '../../../api/index.ts';
-import { flagBool, flagInt, flagString } from '../args.ts';
+import { flagBool, flagDurationMs, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import { operationLine } from '../errors.ts';
-import { aggregateText, formatGoDuration, lookupResource, parseGoDuration } from '../../../api/index.ts';
+import { aggregateText, formatGoDuration, lookupResource } from '../../../api/index.ts';
 import type { KubeResponse, ObjectList } from '../transport.ts';
 import { runCordon } from './mutate.ts';
 
@@ -26,12 +26,7 @@ export function runDrain(ctx: Ctx, done: () => void): void {
     ctx.error('USAGE: drain NODE [flags]');
     return done();
   }
-  const timeoutText = flagString(ctx.args, 'timeout') ?? '0s';
-  const timeoutMs = parseGoDuration(timeoutText);
-  if (timeoutMs === undefined) {
-    ctx.error(`invalid argument "${timeoutText}" for "--timeout" flag: time: invalid duration "${timeoutText}"`);
-    return done();
-  }
+  const timeoutMs = flagDurationMs(ctx.args, 'timeout') ?? 0;
   const positionals = [...ctx.args.positionals];
   runCordon(ctx, true, () => {
     ctx.args.positionals = positionals;

@@ -5,8 +5,8 @@
 // asks the pod's kubelet). mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go and
 // polymorphichelpers logsforobject.go.
 import type { LabelSelector, Pod, ResourceInfo } from '../../../api/index.ts';
-import { formatLabelSelector, lookupResource, parseGoDuration, parseRFC3339 } from '../../../api/index.ts';
-import { flagBool, flagInt, flagString } from '../args.ts';
+import { formatLabelSelector, lookupResource, parseRFC3339 } from '../../../api/index.ts';
+import { flagBool, flagDurationMs, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
 import type { ObjectList } from '../transport.ts';
@@ -48,17 +48,13 @@ function fail(ctx: Ctx, message: string, done: () => void): void {
  * tailLines, --since rounds to whole seconds, --since-time is RFC 3339, --limit-bytes 0 sends nothing.
  */
 function logOptions(ctx: Ctx, withSelector: boolean): LogQuery | { error: string } {
-  const since = flagString(ctx.args, 'since');
+  const sinceMs = flagDurationMs(ctx.args, 'since');
   const sinceTime = flagString(ctx.args, 'since-time');
   let tail = flagInt(ctx.args, 'tail') ?? -1;
   if (withSelector && tail === -1) tail = SELECTOR_TAIL;
   const limitBytes = flagInt(ctx.args, 'limit-bytes') ?? 0;
   let sinceSeconds: number | undefined;
-  if (since !== undefined) {
-    const ms = parseGoDuration(since);
-    if (ms === undefined) return { error: `invalid argument "${since}" for "--since" flag: time: invalid duration "${since}"` };
-    if (ms !== 0) sinceSeconds = Math.round(ms / 1000);
-  }
+  if (sinceMs !== undefined && sinceMs !== 0) sinceSeconds = Math.round(sinceMs / 1000);
   if (sinceTime !== undefined && sinceSeconds !== undefined) return { error: 'at most one of `sinceTime` or `sinceSeconds` may be specified' };
   if (sinceSeconds !== undefined && sinceSeconds < 0) return { error: '--since must be greater than 0' };
   if (tail < -1) return { error: '--tail must be greater than or equal to -1' };

@@ -67,3 +67,11 @@ describe('kubectl wait', () => {
     expect(start(t, 'wait --for=condition=Ready pod/nope').result()?.stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
   });
 });
+
+describe('duration flags', () => {
+  it('are checked by the parser, as pflag parses DurationVar flags', () => {
+    const t = new FakeTransport();
+    expect(start(t, 'wait --for=delete pod/a --timeout=soon').result()?.stderr).toBe('error: invalid argument "soon" for "--timeout" flag: time: invalid duration "soon"\nSee \'kubectl wait --help\' for usage.\n');
+    expect(start(t, 'logs a --since=5x').result()?.stderr).toBe('error: invalid argument "5x" for "--since" flag: time: invalid duration "5x"\nSee \'kubectl logs --help\' for usage.\n');
+  });
+});

@@ -3,8 +3,8 @@
 // observedGeneration caught up), a JSONPath has a value (--for=jsonpath='{.status.phase}'=Running),
 // or the object is gone (--for=delete); "<type>/<name> condition met" for each, one --timeout
 // (30 s) for them all. mirrors staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go.
-import { parseGoDuration, type KubeObject } from '../../../api/index.ts';
-import { flagString } from '../args.ts';
+import type { KubeObject } from '../../../api/index.ts';
+import { flagDurationMs, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
 import { findResults, parseSteps, relaxedJSONPathExpression } from '../printers/jsonpath.ts';
@@ -27,13 +27,8 @@ export function runWait(ctx: Ctx, done: () => void): void {
     ctx.error(condition.error);
     return done();
   }
-  const timeoutText = flagString(ctx.args, 'timeout') ?? '30s';
-  const parsed = parseGoDuration(timeoutText);
-  if (parsed === undefined) {
-    ctx.error(`invalid argument "${timeoutText}" for "--timeout" flag: time: invalid duration "${timeoutText}"`);
-    return done();
-  }
-  const timeoutMs = parsed < 0 ? WEEK_MS : ctx.args.flags.has('timeout') ? parsed : DEFAULT_TIMEOUT_MS;
+  const given = flagDurationMs(ctx.args, 'timeout') ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = given < 0 ? WEEK_MS : given;
   // --for=delete: an object already gone is what was asked for (IgnoreErrors(IsNotFound))
   if (condition.kind === 'delete') ctx.args.flags.set('ignore-not-found', true);
   fetchTargets(ctx, { missingTypeError: MISSING_TYPE }, (groups) => {
