@@ -15,14 +15,15 @@ export type NetworkKubeletClient = KubeletClient & { answer(msg: ContainerLogsRe
  * once (as the REST client treats a down API server); one that is up but unreachable (a
  * partition) gives the dial timeout's error when no answer comes.
  */
-export function networkKubeletClient(ctx: ProcessContext, endpointOf: (nodeName: string) => string, isUp: (endpoint: string) => boolean): NetworkKubeletClient {
+export function networkKubeletClient(ctx: ProcessContext, isUp: (endpoint: string) => boolean): NetworkKubeletClient {
   let lastId = 0;
   const pending = new Map<number, { done: Parameters<KubeletClient['containerLogs']>[2]; timer: { cancel(): void } }>();
   return {
     containerLogs(target, request, done) {
       const id = ++lastId;
       const url = kubeletLogURL(target, request);
-      const endpoint = endpointOf(target.nodeName);
+      // the kubelet process's endpoint (startKubelet names it kubelet-<node>)
+      const endpoint = `kubelet-${target.nodeName}`;
       if (!isUp(endpoint)) {
         ctx.setTimer(0, () => done({ error: `Get "${url}": dial tcp ${target.address}:${target.port}: connect: connection refused` }));
         return;

@@ -79,8 +79,6 @@ export interface ApiServerReplicaOptions
   etcdClient(ctx: ProcessContext): EtcdClient & { close?(): void };
   /** Called with each incarnation's ApiServer (for metrics and the UI). */
   onStart?(server: ApiServer): void;
-  /** The network endpoint of a node's kubelet (default kubelet-<node>). */
-  kubeletEndpoint?(nodeName: string): string;
 }
 
 export interface ApiServerReplica {
@@ -106,8 +104,8 @@ export function startApiServerReplica(kernel: Kernel, options: ApiServerReplicaO
   const main = (ctx: ProcessContext): void => {
     release();
     etcd = options.etcdClient(ctx);
-    const { etcdClient: _etcd, onStart: _onStart, kubeletEndpoint, ...apiOptions } = options;
-    const kubelets = networkKubeletClient(ctx, kubeletEndpoint ?? ((node) => `kubelet-${node}`), (endpoint) => kernel.net.isUp(endpoint));
+    const { etcdClient: _etcd, onStart: _onStart, ...apiOptions } = options;
+    const kubelets = networkKubeletClient(ctx, (endpoint) => kernel.net.isUp(endpoint));
     server = new ApiServer({
       ...apiOptions,
       name: options.name,

@@ -278,12 +278,8 @@ export class SimNetwork {
     this.stats.delivered++;
     const trace = this.host.trace;
     if (trace.enabled) {
-      if (trace.detail) {
-        // tokens and text from the send (undefined if detail came on while the message flew)
-        const t = toTokens ?? this.tokensOf(to);
-        const f = fromTokens ?? this.tokensOf(from);
-        trace.recordTokens(this.host.now(), this.deliverKind, t.actor, f.fromHead, toTokens ? text : this.format(msg));
-      }
+      // the send made the tokens and text (a trace's detail setting never changes)
+      if (trace.detail) trace.recordTokens(this.host.now(), this.deliverKind, toTokens!.actor, fromTokens!.fromHead, text);
       else trace.record(this.host.now(), 'net.deliver', to);
     }
     ep.handler(msg, from);

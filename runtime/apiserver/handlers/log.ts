@@ -5,7 +5,7 @@
 // kubelet error comes back as the API's error (genericrest's HTTP response checker: a 400 becomes
 // BadRequest with the kubelet's text); a kubelet that never answers is a dial timeout.
 import {
-  KUBELET_PORT, newBadRequest, newInvalid, newNotFound, type FieldError, type Node, type Pod,
+  KUBELET_PORT, newBadRequest, newInternalError, newInvalid, newNotFound, type FieldError, type Node, type Pod,
   type PodLogOptions, type Status,
 } from '../../api/index.ts';
 import type { RequestQuery } from '../request.ts';
@@ -105,7 +105,7 @@ function containerOf(pod: Pod, asked: string | undefined): string | Status {
 /** genericrest.GenericHttpResponseChecker: the kubelet's error status as the API's error. */
 function kubeletError(code: number, body: string, name: string): Status {
   if (code === 400) return newBadRequest(body);
-  if (code === 500) return status(500, 'InternalError', `Internal error occurred: ${body}`);
+  if (code === 500) return newInternalError(body);
   if (code === 404) return status(404, 'NotFound', `the server could not find the requested resource ( pods/log ${name})`);
   return status(code, '', `the server responded with the status code ${code} but did not return more information ( pods/log ${name})`);
 }

@@ -3,12 +3,12 @@
 import { rfc3339Micro } from '../../api/index.ts';
 
 /** klog's thread id column: kubectl's process id (a fixed one: the simulation has no pids). */
-export const KUBECTL_PID = 48_213;
+const KUBECTL_PID = 48_213;
 
 export type KlogSeverity = 'I' | 'W' | 'E' | 'F';
 
 /** The "Lmmdd hh:mm:ss.uuuuuu threadid " prefix. */
-export function klogHeader(nowMs: number, severity: KlogSeverity = 'I'): string {
+function klogHeader(nowMs: number, severity: KlogSeverity = 'I'): string {
   // "2026-01-01T00:00:01.200000Z" -> "I0101 00:00:01.200000"
   const [, month, day, clock] = /^\d+-(\d\d)-(\d\d)T([\d:.]+)Z$/.exec(rfc3339Micro(nowMs))!;
   return `${severity}${month}${day} ${clock} ${String(KUBECTL_PID).padStart(7)} `;

@@ -4,7 +4,7 @@
 // "[pod/<pod>/<container>] " before each line. The log itself comes from pods/log (the API server
 // asks the pod's kubelet). mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go and
 // polymorphichelpers logsforobject.go.
-import type { LabelSelector, Pod, ResourceInfo } from '../../../api/index.ts';
+import type { LabelSelector, Pod, PodLogOptions, ResourceInfo } from '../../../api/index.ts';
 import { formatLabelSelector, lookupResource, parseRFC3339 } from '../../../api/index.ts';
 import { flagBool, flagDurationMs, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
@@ -15,7 +15,8 @@ const USAGE = "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD 
 /** logs.go selectorTail: a selector's default --tail. */
 const SELECTOR_TAIL = 10;
 
-type LogQuery = { tailLines?: number; previous?: boolean; timestamps?: boolean; sinceSeconds?: number; sinceTime?: string; limitBytes?: number };
+/** PodLogOptions as the query carries it (the container is chosen per pod; follow is not). */
+type LogQuery = Omit<PodLogOptions, 'container' | 'follow'>;
 
 export function runLogs(ctx: Ctx, done: () => void): void {
   const [first, second] = ctx.args.positionals;

@@ -23,6 +23,8 @@ export interface TargetGroup {
 export interface TargetOptions {
   /** Text printed when neither a type nor -f was given. */
   missingTypeError: string;
+  /** A named object that does not exist is left out silently (as --ignore-not-found does). */
+  ignoreNotFound?: boolean;
 }
 
 /** Resolves positional args (or -f) into groups of fetched objects; calls done(undefined) after a usage error. */
@@ -49,7 +51,7 @@ export function fetchTargets(
       }
       requests.push({ info, names: [obj.metadata.name ?? ''] });
     }
-    fetchRequests(ctx, requests, done);
+    fetchRequests(ctx, requests, options, done);
     return;
   }
   if (ctx.args.positionals.length === 0) {
@@ -63,12 +65,13 @@ export function fetchTargets(
     done(undefined);
     return;
   }
-  fetchRequests(ctx, resolved.requests, done);
+  fetchRequests(ctx, resolved.requests, options, done);
 }
 
 function fetchRequests(
   ctx: Ctx,
   requests: ResourceRequest[],
+  options: TargetOptions,
   done: (groups: TargetGroup[]) => void,
 ): void {
   const groups: TargetGroup[] = [];
@@ -81,14 +84,14 @@ function fetchRequests(
         named: request.names.length > 0,
       };
       groups.push(group);
-      if (request.names.length > 0) getNamed(ctx, request, group, next);
+      if (request.names.length > 0) getNamed(ctx, request, group, options.ignoreNotFound === true, next);
       else listAll(ctx, request.info, group, next);
     },
     () => done(groups),
   );
 }
 
-function getNamed(ctx: Ctx, request: ResourceRequest, group: TargetGroup, done: () => void): void {
+function getNamed(ctx: Ctx, request: ResourceRequest, group: TargetGroup, ignoreNotFound: boolean, done: () => void): void {
   forEachSeq(
     request.names,
     (name, next) => {
@@ -101,9 +104,7 @@ function getNamed(ctx: Ctx, request: ResourceRequest, group: TargetGroup, done: 
         },
         (res) => {
           if (res.ok) group.objects.push(res.body as KubeObject);
-          else if (!(
-            res.status.reason === 'NotFound' && ctx.args.flags.get('ignore-not-found') === true
-          ))
+          else if (!(res.status.reason === 'NotFound' && (ignoreNotFound || ctx.args.flags.get('ignore-not-found') === true)))
             ctx.statusError(res.status);
           next();
         },

@@ -30,8 +30,7 @@ export function runWait(ctx: Ctx, done: () => void): void {
   const given = flagDurationMs(ctx.args, 'timeout') ?? DEFAULT_TIMEOUT_MS;
   const timeoutMs = given < 0 ? WEEK_MS : given;
   // --for=delete: an object already gone is what was asked for (IgnoreErrors(IsNotFound))
-  if (condition.kind === 'delete') ctx.args.flags.set('ignore-not-found', true);
-  fetchTargets(ctx, { missingTypeError: MISSING_TYPE }, (groups) => {
+  fetchTargets(ctx, { missingTypeError: MISSING_TYPE, ignoreNotFound: condition.kind === 'delete' }, (groups) => {
     if (!groups || ctx.failed) return done();
     const items = groups.flatMap((g) => g.objects.map((obj) => ({ group: g, obj })));
     if (items.length === 0 && condition.kind !== 'delete') {
