@@ -42,3 +42,71 @@ export function isContainerLogsRequest(msg: unknown): msg is ContainerLogsReques
 export function isContainerLogsResponse(msg: unknown): msg is ContainerLogsResponse {
   return (msg as { type?: unknown } | null)?.type === 'kubelet.containerLogs.response';
 }
+
+/** core/v1 PodExecOptions, the query of pods/{name}/exec (stdin and TTY are not simulated: no terminal). */
+export interface PodExecOptions {
+  container?: string;
+  command: string[];
+  stdin?: boolean;
+  stdout?: boolean;
+  stderr?: boolean;
+  tty?: boolean;
+}
+
+/** POST /exec/{namespace}/{pod}/{container}?command=...: the kubelet's streaming exec, as one request. */
+export interface ContainerExecRequest {
+  type: 'kubelet.exec';
+  id: number;
+  namespace: string;
+  pod: string;
+  container: string;
+  command: string[];
+}
+
+/**
+ * The kubelet's answer. `code` is the HTTP status of the upgrade (101 when the command ran; an
+ * error status with its plain-text body otherwise). A command that ran carries its output and
+ * exit code; one the runtime could not start carries the runtime's error (`error`), which the
+ * streaming server sends on the error stream as an internal error.
+ */
+export interface ContainerExecResponse {
+  type: 'kubelet.exec.response';
+  id: number;
+  code: number;
+  body: string;
+  stdout?: string;
+  stderr?: string;
+  exitCode?: number;
+  error?: string;
+}
+
+export function isContainerExecRequest(msg: unknown): msg is ContainerExecRequest {
+  return (msg as { type?: unknown } | null)?.type === 'kubelet.exec';
+}
+
+export function isContainerExecResponse(msg: unknown): msg is ContainerExecResponse {
+  return (msg as { type?: unknown } | null)?.type === 'kubelet.exec.response';
+}
+
+/**
+ * What an exec session carried once it ended, as the API server relays it to the client: the
+ * stdout and stderr streams and the error stream's Status (remotecommand v4: Success; Failure with
+ * reason NonZeroExitCode and an ExitCode cause; or an internal error from the runtime).
+ */
+export interface ExecStreams {
+  kind: 'ExecStreams';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  stdout: string;
+  stderr: string;
+  status: {
+    status: 'Success' | 'Failure';
+    message?: string;
+    reason?: string;
+    details?: { causes: { reason: string; message: string }[] };
+  };
+}
+
+export function isExecStreams(body: unknown): body is ExecStreams {
+  return (body as { kind?: unknown } | null)?.kind === 'ExecStreams';
+}

@@ -26,6 +26,7 @@ import { ACCESS_REVIEW_RESOURCE, RULES_REVIEW_RESOURCE, selfSubjectAccessReview,
 import { SELF_SUBJECT_REVIEW_RESOURCE, selfSubjectReview } from './handlers/self-subject-review.ts';
 import { serveComponentStatuses, type ComponentCheck } from './handlers/component-status.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
+import { handleExec } from './handlers/exec.ts';
 import { handleLog, type KubeletClient } from './handlers/log.ts';
 import { handleGet, handleList, startWatch } from './handlers/read.ts';
 import type { Scope } from './handlers/scope.ts';
@@ -302,6 +303,11 @@ export class ApiServer implements ApiEndpoint {
       if (req.verb !== 'get') return respond(405, methodNotAllowed());
       return handleLog(scope, this.options.kubeletClient);
     }
+    if (req.subresource === 'exec') {
+      // a connect subresource: POST (SPDY) authorizes as create, GET (WebSocket) as get
+      if (req.verb !== 'create' && req.verb !== 'get') return respond(405, methodNotAllowed());
+      return handleExec(scope, this.options.kubeletClient);
+    }
     switch (req.verb) {
       case 'get':
         return handleGet(scope);
@@ -370,7 +376,7 @@ export class ApiServer implements ApiEndpoint {
     const group = req.group ?? '';
     const resource = reviewResource(group, req.resource) ?? servedResource(group, req.resource ?? '');
     if (!resource) return { status: newNotFound({ group: '', resource: '' }, '') };
-    if (req.subresource && !['status', 'scale', 'binding', 'finalize', 'eviction', 'log'].includes(req.subresource)) {
+    if (req.subresource && !['status', 'scale', 'binding', 'finalize', 'eviction', 'log', 'exec'].includes(req.subresource)) {
       return { status: notFoundPage() };
     }
     if (req.subresource && !resource.subresources.includes(req.subresource)) return { status: notFoundPage() };

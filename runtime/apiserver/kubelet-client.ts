@@ -1,13 +1,13 @@
 // The API server's client for kubelets on the simulated network (kube-apiserver's
 // --kubelet-* connection: pkg/kubelet/client): the pods/log handler's one way to a node.
-import type { ContainerLogsRequest, ContainerLogsResponse, PodLogOptions } from '../api/index.ts';
+import type { ContainerExecRequest, ContainerExecResponse, ContainerLogsRequest, ContainerLogsResponse, PodLogOptions } from '../api/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
 import type { KubeletClient } from './handlers/log.ts';
 
 /** net.Dialer's 30 s timeout (utilnet.SetTransportDefaults) for a kubelet that does not answer. */
 const KUBELET_DIAL_TIMEOUT_MS = 30_000;
 
-export type NetworkKubeletClient = KubeletClient & { answer(msg: ContainerLogsResponse): void };
+export type NetworkKubeletClient = KubeletClient & { answer(msg: ContainerLogsResponse | ContainerExecResponse): void };
 
 /**
  * The API server's kubelet client on the simulated network: one request message to the node's
@@ -17,30 +17,41 @@ export type NetworkKubeletClient = KubeletClient & { answer(msg: ContainerLogsRe
  */
 export function networkKubeletClient(ctx: ProcessContext, isUp: (endpoint: string) => boolean): NetworkKubeletClient {
   let lastId = 0;
-  const pending = new Map<number, { done: Parameters<KubeletClient['containerLogs']>[2]; timer: { cancel(): void } }>();
+  type Answer = { code: number; body: string; stdout?: string; stderr?: string; exitCode?: number; error?: string } | { error: string; code?: undefined };
+  const pending = new Map<number, { done: (answer: Answer) => void; timer: { cancel(): void } }>();
+  /**
+   * Sends one call to the node's kubelet; `dialFailure` words a refused or timed-out connection
+   * (the HTTP client's `Get "url": dial tcp ...` for logs, the upgrading proxy's bare dial error for exec).
+   */
+  const call = (target: { nodeName: string; address: string; port: number }, msg: ContainerLogsRequest | ContainerExecRequest, dialFailure: (why: string) => string, done: (answer: Answer) => void): void => {
+    // the kubelet process's endpoint (startKubelet names it kubelet-<node>)
+    const endpoint = `kubelet-${target.nodeName}`;
+    if (!isUp(endpoint)) {
+      ctx.setTimer(0, () => done({ error: dialFailure(`dial tcp ${target.address}:${target.port}: connect: connection refused`) }));
+      return;
+    }
+    const timer = ctx.setTimer(KUBELET_DIAL_TIMEOUT_MS, () => {
+      pending.delete(msg.id);
+      done({ error: dialFailure(`dial tcp ${target.address}:${target.port}: i/o timeout`) });
+    });
+    pending.set(msg.id, { done, timer });
+    ctx.send(endpoint, msg);
+  };
   return {
     containerLogs(target, request, done) {
-      const id = ++lastId;
       const url = kubeletLogURL(target, request);
-      // the kubelet process's endpoint (startKubelet names it kubelet-<node>)
-      const endpoint = `kubelet-${target.nodeName}`;
-      if (!isUp(endpoint)) {
-        ctx.setTimer(0, () => done({ error: `Get "${url}": dial tcp ${target.address}:${target.port}: connect: connection refused` }));
-        return;
-      }
-      const timer = ctx.setTimer(KUBELET_DIAL_TIMEOUT_MS, () => {
-        pending.delete(id);
-        done({ error: `Get "${url}": dial tcp ${target.address}:${target.port}: i/o timeout` });
-      });
-      pending.set(id, { done, timer });
-      ctx.send(endpoint, { type: 'kubelet.containerLogs', id, ...request } satisfies ContainerLogsRequest);
+      call(target, { type: 'kubelet.containerLogs', id: ++lastId, ...request }, (why) => `Get "${url}": ${why}`, (a) => done('code' in a && a.code !== undefined ? { code: a.code, body: a.body } : { error: a.error ?? '' }));
+    },
+    exec(target, request, done) {
+      call(target, { type: 'kubelet.exec', id: ++lastId, ...request }, (why) => why, done);
     },
     answer(msg) {
-      const call = pending.get(msg.id);
-      if (!call) return;
+      const waiting = pending.get(msg.id);
+      if (!waiting) return;
       pending.delete(msg.id);
-      call.timer.cancel();
-      call.done({ code: msg.code, body: msg.body });
+      waiting.timer.cancel();
+      const { type: _type, id: _id, ...answer } = msg;
+      waiting.done(answer);
     },
   };
 }

@@ -1,7 +1,7 @@
 // The request every client sends to the API server and the response it gets back.
 // mirrors the REST shape of staging/src/k8s.io/apiserver/pkg/endpoints (RequestInfo: verb, API group,
 // resource, subresource, namespace, name) with the HTTP parts (headers, query) as plain fields.
-import type { KubeObject, List, Status } from '../api/index.ts';
+import type { ExecStreams, KubeObject, List, Status } from '../api/index.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -44,6 +44,12 @@ export interface RequestQuery {
   sinceTime?: string;
   tailLines?: number | string;
   limitBytes?: number | string;
+  // pods/exec: core/v1 PodExecOptions (container is shared with PodLogOptions)
+  command?: string[];
+  stdin?: boolean | string;
+  stdout?: boolean | string;
+  stderr?: boolean | string;
+  tty?: boolean | string;
 }
 
 export type PatchType =
@@ -70,7 +76,7 @@ export interface ApiRequest {
 }
 
 /** The body of a response: an object, a list, a Status (errors and some deletes), or text (/metrics). */
-export type ResponseBody = KubeObject | List<KubeObject> | Status | string;
+export type ResponseBody = KubeObject | List<KubeObject> | Status | ExecStreams | string;
 
 export interface ApiResponse {
   code: number;

@@ -65,6 +65,9 @@ function toRestRequest(req: KubeRequest): RestRequest | { unsupported: Status } 
   if (q.sinceSeconds !== undefined) query.sinceSeconds = q.sinceSeconds;
   if (q.sinceTime !== undefined) query.sinceTime = q.sinceTime;
   if (q.limitBytes !== undefined) query.limitBytes = q.limitBytes;
+  // pods/exec
+  if (q.command !== undefined) query.command = q.command;
+  for (const k of ['stdin', 'stdout', 'stderr', 'tty'] as const) if (q[k] !== undefined) query[k] = q[k];
   if (Object.keys(query).length > 0) out.query = query;
   if (req.verb === 'patch') {
     const type = PATCH_TYPES[q.patchType ?? 'strategic'];
@@ -78,7 +81,7 @@ function toRestRequest(req: KubeRequest): RestRequest | { unsupported: Status } 
 
 function toKubeResponse(res: RestResponse): KubeResponse {
   if (res.code >= 200 && res.code < 300) return { ok: true, body: res.body };
-  return { ok: false, status: asStatus(res) };
+  return { ok: false, status: asStatus(res), ...(typeof res.body === 'string' ? { text: res.body.trim() } : {}) };
 }
 
 function asStatus(res: RestResponse): Status {

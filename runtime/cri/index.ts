@@ -26,3 +26,12 @@ export {
   type ImageBehaviour,
   type ImageSpec,
 } from './images.ts';
+export {
+  execInUserland,
+  userlandOf,
+  type ExecEnvironment,
+  type ExecOutput,
+  type ExecResult,
+  type ExecStartFailure,
+  type Userland,
+} from './userland.ts';

@@ -5,6 +5,7 @@
 // tells its listener, as containerd's event stream feeds the kubelet's PLEG.
 import { rfc3339 } from '../api/index.ts';
 import { behaviourFor, normalizeImageRef, resolveImage, type ImageBehaviour, type ImageSpec } from './images.ts';
+import { execInUserland, userlandOf, type ExecEnvironment, type ExecResult } from './userland.ts';
 
 export interface CriHost {
   now(): number;
@@ -314,6 +315,19 @@ export class ContainerRuntime {
     if (b.kind === 'never-ready' && kind === 'readiness') return { healthy: false, statusCode: 503 };
     if (b.kind === 'unhealthy-after' && this.host.now() - (c.info.startedAtMs ?? 0) >= b.afterMs) return { healthy: false, statusCode: 500 };
     return { healthy: true, statusCode: 200 };
+  }
+
+  /**
+   * Exec: runs argv in a running container (what containerd does for the kubelet's streaming
+   * exec). A program the image lacks fails to start, with containerd's wrapping of runc's error
+   * around a fresh exec ID; a container that is not running has no process to join.
+   */
+  exec(id: string, argv: readonly string[], env: ExecEnvironment): ExecResult {
+    const c = this.containers.get(id);
+    if (c?.info.state !== 'running') return { startError: `container ${id} is not running` };
+    const result = execInUserland(userlandOf(c.info.imageRef), argv, env);
+    if ('startError' in result) return { startError: `failed to exec in container: failed to start exec "${this.newId()}": ${result.startError}` };
+    return result;
   }
 
   /** The lines a container wrote (empty for an unknown one). */

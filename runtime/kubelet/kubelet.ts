@@ -7,10 +7,11 @@
 // and pkg/kubelet/images/image_manager.go EnsureImageExists (the Pulling / Pulled texts).
 import type { Node, Pod } from '../api/index.ts';
 import { SharedInformer, createEventRecorder, restListerWatcher, type EventRecorder, type RestClient } from '../client/index.ts';
-import { resolveImage, type ContainerRuntime, type LogEntry } from '../cri/index.ts';
+import { execInUserland, resolveImage, type ContainerRuntime, type ExecResult, type LogEntry } from '../cri/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
 import type { NodeCni } from '../network/index.ts';
-import { serveContainerLogs } from './log-server.ts';
+import { execRoute } from './exec-server.ts';
+import { containerLogsRoute } from './log-server.ts';
 import { MirrorPods } from './mirror-pods.ts';
 import { startNodeAgent } from './node-agent.ts';
 import { PodWorkers } from './pod-workers.ts';
@@ -35,6 +36,9 @@ export interface KubeletOptions {
   processName?: string;
   /** --pod-manifest-path: the static pods of this node (kubeadm's control plane), and the runtime's view of them. */
   staticPods?: StaticPodSource;
+  /** KubeletConfiguration clusterDNS (kubeadm: the kube-dns Service's IP, 10.96.0.10) and clusterDomain. */
+  clusterDNS?: string;
+  clusterDomain?: string;
 }
 
 export function startKubelet(kernel: Kernel, options: KubeletOptions): SimProcess {
@@ -76,10 +80,35 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   o.cri.onContainerExit((info) => {
     if (ctx.isLive()) workers.containerExited(info);
   });
-  // the kubelet's HTTPS server (port 10250): the API server's pods/log calls
-  serveContainerLogs(ctx, { pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri, staticLog: (pod, container, previous) => staticPodLog(o, pod, container, previous) });
+  // the kubelet's HTTPS server (port 10250): the API server's pods/log and pods/exec calls (a
+  // process has one message handler, so the server routes)
+  const logsRoute = containerLogsRoute(ctx, { pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri, staticLog: (pod, container, previous) => staticPodLog(o, pod, container, previous) });
+  const exec = execRoute(ctx, {
+    pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri,
+    staticExec: (pod, _container, argv) => staticPodExec(ctx, o, pod, argv),
+    clusterDNS: o.clusterDNS ?? '10.96.0.10', clusterDomain: o.clusterDomain ?? 'cluster.local',
+    // the node's own resolver: the simulated machines' network gateway
+    hostResolvConf: 'nameserver 192.168.49.1\n',
+  });
+  ctx.onMessage((msg: unknown, from: string) => {
+    if (!logsRoute(msg, from)) exec(msg, from);
+  });
   pods.start();
   mirrors?.start();
+}
+
+/**
+ * An exec in a static pod's container: the control-plane images (etcd, kube-apiserver,
+ * kube-controller-manager, kube-scheduler) are distroless, so no program is found; containerd
+ * names a fresh exec ID in its error.
+ */
+function staticPodExec(ctx: ProcessContext, o: KubeletOptions, mirror: Pod, argv: readonly string[]): ExecResult | undefined {
+  if (!o.staticPods || !isMirrorPod(mirror)) return undefined;
+  const result = execInUserland('distroless', argv, { hostname: '', env: [], files: {} });
+  if (!('startError' in result)) return result;
+  let execId = '';
+  for (let i = 0; i < 8; i++) execId += ctx.rng.nextU32().toString(16).padStart(8, '0');
+  return { startError: `failed to exec in container: failed to start exec "${execId}": ${result.startError}` };
 }
 
 /**

@@ -22,13 +22,14 @@ export interface LogServerDeps {
   staticLog?(pod: Pod, container: string, previous: boolean): readonly LogEntry[] | undefined;
 }
 
-/** Answers the API server's containerLogs calls on the kubelet's endpoint. */
-export function serveContainerLogs(ctx: ProcessContext, d: LogServerDeps): void {
-  ctx.onMessage((msg: unknown, from: string) => {
-    if (!isContainerLogsRequest(msg)) return;
+/** The kubelet server's containerLogs route: answers the API server's call; false for other messages. */
+export function containerLogsRoute(ctx: ProcessContext, d: LogServerDeps): (msg: unknown, from: string) => boolean {
+  return (msg, from) => {
+    if (!isContainerLogsRequest(msg)) return false;
     const { code, body } = containerLogs(d, msg, ctx.now());
     ctx.send(from, { type: 'kubelet.containerLogs.response', id: msg.id, code, body } satisfies ContainerLogsResponse);
-  });
+    return true;
+  };
 }
 
 export function containerLogs(d: LogServerDeps, req: ContainerLogsRequest, nowMs: number): { code: number; body: string } {

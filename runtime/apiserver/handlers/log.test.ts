@@ -13,6 +13,9 @@ function setup(answer: (call: Call) => { code: number; body: string } | { error:
       calls.push([target, request, done]);
       done(answer([target, request, done]));
     },
+    exec: () => {
+      throw new Error('pods/log makes no exec call');
+    },
   };
   const h = createHarness({ kubeletClient });
   const node = { metadata: { name: 'worker-1' }, status: { addresses: [{ type: 'Hostname', address: 'worker-1' }, { type: 'InternalIP', address: '192.168.49.10' }], daemonEndpoints: { kubeletEndpoint: { Port: 10250 } } } };

@@ -24,6 +24,15 @@ export interface KubeletClient {
     request: { namespace: string; pod: string; container: string; options: PodLogOptions },
     done: (answer: { code: number; body: string } | { error: string }) => void,
   ): void;
+  /**
+   * POST https://{address}:{port}/exec/{namespace}/{pod}/{container}?command=...: the upgrade's
+   * status (101 when the session ran, with its streams), or the dial's error text.
+   */
+  exec(
+    target: { nodeName: string; address: string; port: number },
+    request: { namespace: string; pod: string; container: string; command: string[] },
+    done: (answer: { code: number; body: string; stdout?: string; stderr?: string; exitCode?: number; error?: string } | { error: string; code?: undefined }) => void,
+  ): void;
 }
 
 /** --kubelet-preferred-address-types as kubeadm sets it. */
@@ -43,10 +52,9 @@ export function handleLog(s: Scope, kubelet: KubeletClient | undefined): void {
     const nodeName = pod.spec.nodeName ?? '';
     // not scheduled yet: no location, and an empty log (LocationStreamer with a nil location)
     if (nodeName === '') return s.respond(200, '');
-    const node = s.cacheFor('', 'nodes')?.get(objectKey(storagePrefix({ group: '', resource: 'nodes' }), undefined, nodeName)) as Node | undefined;
-    if (!node) return s.fail(newNotFound({ group: '', resource: 'nodes' }, nodeName));
-    const address = ADDRESS_TYPES.map((t) => node.status?.addresses?.find((a) => a.type === t)?.address).find((a) => a) ?? nodeName;
-    const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? KUBELET_PORT;
+    const target = kubeletTarget(s, nodeName);
+    if ('code' in target) return s.fail(target);
+    const { address, port } = target;
     if (!kubelet) return s.fail(transportError(`no route to the kubelet of node ${nodeName}`));
     s.stage('Storage', `kubelet ${nodeName} containerLogs ${pod.metadata.namespace ?? ''}/${name}/${container}`);
     kubelet.containerLogs({ nodeName, address, port }, { namespace: pod.metadata.namespace ?? '', pod: name, container, options }, (answer) => {
@@ -55,6 +63,14 @@ export function handleLog(s: Scope, kubelet: KubeletClient | undefined): void {
       s.fail(kubeletError(answer.code, answer.body, name));
     });
   });
+}
+
+/** connInfo.GetConnectionInfo: the node's kubelet address (by the preferred address types) and port. */
+export function kubeletTarget(s: Scope, nodeName: string): { nodeName: string; address: string; port: number } | Status {
+  const node = s.cacheFor('', 'nodes')?.get(objectKey(storagePrefix({ group: '', resource: 'nodes' }), undefined, nodeName)) as Node | undefined;
+  if (!node) return newNotFound({ group: '', resource: 'nodes' }, nodeName);
+  const address = ADDRESS_TYPES.map((t) => node.status?.addresses?.find((a) => a.type === t)?.address).find((a) => a) ?? nodeName;
+  return { nodeName, address, port: node.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? KUBELET_PORT };
 }
 
 /** The query's PodLogOptions (numbers and booleans as the query parameter codec reads them). */

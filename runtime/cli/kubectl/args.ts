@@ -183,6 +183,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('prefix', 'bool'),
   ],
   wait: [FILENAME, RECURSIVE, SELECTOR, FIELD_SELECTOR, ALL, ALL_NAMESPACES, OUTPUT, f('for', 'string'), TIMEOUT],
+  exec: [f('container', 'string', 'c'), f('stdin', 'bool', 'i'), f('tty', 'bool', 't'), f('quiet', 'bool', 'q'), f('pod-running-timeout', 'duration'), FILENAME],
   events: [OUTPUT, ALL_NAMESPACES, f('watch', 'bool', 'w'), f('for', 'string'), f('types', 'strings'), f('no-headers', 'bool'), f('chunk-size', 'int')],
   'auth whoami': [OUTPUT],
   'auth can-i': [

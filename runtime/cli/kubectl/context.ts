@@ -50,6 +50,8 @@ export class Ctx {
   stderr = '';
   /** Set by any failed step; the exit code is 1 when true. */
   failed = false;
+  /** An exit code other than 1 (exec passes on the remote command's: CheckErr's ExitError). */
+  exitCode: number | undefined;
   readonly namespace: string;
   readonly namespaceExplicit: boolean;
   readonly allNamespaces: boolean;

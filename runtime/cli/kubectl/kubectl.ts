@@ -7,6 +7,7 @@ import { runApply, runCreateFromFiles } from './commands/apply.ts';
 import { runDescribe } from './commands/describe.ts';
 import { runGet } from './commands/get.ts';
 import { runAuthCanI, runCreateGenerator } from './commands/misc.ts';
+import { runExec } from './commands/exec.ts';
 import { runLogs } from './commands/logs.ts';
 import { runAuthWhoami } from './commands/auth-whoami.ts';
 import { runDrain } from './commands/drain.ts';
@@ -53,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   uncordon: (ctx, done) => runCordon(ctx, false, done),
   drain: runDrain,
   logs: runLogs,
+  exec: runExec,
   events: runEvents,
   wait: runWait,
   'auth can-i': runAuthCanI,
@@ -112,6 +114,6 @@ export function runKubectl(
   command(ctx, () => {
     if (finished) throw new Error('invariant: a kubectl command finished twice');
     finished = true;
-    done({ stdout: ctx.stdout, stderr: ctx.stderr, exitCode: ctx.failed ? 1 : 0 });
+    done({ stdout: ctx.stdout, stderr: ctx.stderr, exitCode: ctx.exitCode ?? (ctx.failed ? 1 : 0) });
   });
 }

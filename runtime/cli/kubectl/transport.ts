@@ -29,6 +29,12 @@ export interface RequestQuery {
   sinceSeconds?: number;
   sinceTime?: string;
   limitBytes?: number;
+  /** pods/exec: the command and which streams to attach. */
+  command?: string[];
+  stdin?: boolean;
+  stdout?: boolean;
+  stderr?: boolean;
+  tty?: boolean;
   /** Patch type for verb "patch". */
   patchType?: 'merge' | 'strategic' | 'json';
   fieldManager?: string;
@@ -64,7 +70,8 @@ export interface ObjectList {
 }
 
 /** The object, list, text (logs, raw) or Status error a request produced. */
-export type KubeResponse = { ok: true; body: unknown } | { ok: false; status: Status };
+/** A failure whose body was not a Status keeps the server's text (`text`), as an upgrade failure shows it. */
+export type KubeResponse = { ok: true; body: unknown } | { ok: false; status: Status; text?: string };
 
 /** One change on a watch stream (metav1.WatchEvent). */
 export interface WatchEvent {

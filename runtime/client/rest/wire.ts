@@ -40,6 +40,12 @@ export interface RestQuery {
   sinceTime?: string;
   tailLines?: number;
   limitBytes?: number;
+  // pods/exec (core/v1 PodExecOptions; container is shared)
+  command?: string[];
+  stdin?: boolean;
+  stdout?: boolean;
+  stderr?: boolean;
+  tty?: boolean;
 }
 
 export type RestPatchType = 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/json-patch+json';

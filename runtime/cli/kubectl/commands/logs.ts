@@ -4,12 +4,13 @@
 // "[pod/<pod>/<container>] " before each line. The log itself comes from pods/log (the API server
 // asks the pod's kubelet). mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go and
 // polymorphichelpers logsforobject.go.
-import type { LabelSelector, Pod, PodLogOptions, ResourceInfo } from '../../../api/index.ts';
-import { formatLabelSelector, lookupResource, parseRFC3339 } from '../../../api/index.ts';
+import type { Pod, PodLogOptions } from '../../../api/index.ts';
+import { lookupResource, parseRFC3339 } from '../../../api/index.ts';
 import { flagBool, flagDurationMs, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
 import type { ObjectList } from '../transport.ts';
+import { defaultContainer, firstPodOf } from './attachable-pod.ts';
 
 const USAGE = "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples";
 /** logs.go selectorTail: a selector's default --tail. */
@@ -83,27 +84,6 @@ function selectedPods(ctx: Ctx, selector: string, options: LogQuery, done: () =>
   });
 }
 
-/** polymorphichelpers.attachablePodForObject: the workload's first pod by name, noting how many matched. */
-function firstPodOf(ctx: Ctx, owner: ResourceInfo, name: string, then: (podName: string | undefined) => void): void {
-  ctx.request({ verb: 'get', resource: gvr(owner), namespace: ctx.namespace, name }, (res) => {
-    if (!res.ok) {
-      ctx.statusError(res.status);
-      return then(undefined);
-    }
-    const selector = formatLabelSelector((res.body as { spec?: { selector?: LabelSelector } }).spec?.selector);
-    ctx.request({ verb: 'list', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, query: { labelSelector: selector } }, (list) => {
-      const items = list.ok ? ((list.body as ObjectList).items as Pod[]) : [];
-      const names = items.map((p) => p.metadata.name ?? '').sort();
-      if (names.length === 0) {
-        ctx.error('timed out waiting for the condition');
-        return then(undefined);
-      }
-      if (names.length > 1) ctx.stderr += `Found ${names.length} pods, using pod/${names[0]}\n`;
-      then(names[0]);
-    });
-  });
-}
-
 function logsOfPod(ctx: Ctx, podName: string, container: string | undefined, options: LogQuery, done: () => void): void {
   ctx.request({ verb: 'get', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, name: podName }, (res) => {
     if (!res.ok) {
@@ -120,23 +100,6 @@ function logsOfContainers(ctx: Ctx, pod: Pod, asked: string | undefined, options
     ? [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => c.name)
     : [flagString(ctx.args, 'container') ?? asked ?? defaultContainer(ctx, pod)];
   forEachSeq(containers, (container, next) => logOfContainer(ctx, pod.metadata.name ?? '', container, options, next), done);
-}
-
-/** The kubectl.kubernetes.io/default-container annotation's container, else the first, named on stderr when there was a choice. */
-function defaultContainer(ctx: Ctx, pod: Pod): string {
-  const names = pod.spec.containers.map((c) => c.name);
-  const inits = pod.spec.initContainers ?? [];
-  const preferred = pod.metadata.annotations?.['kubectl.kubernetes.io/default-container'];
-  if (preferred) {
-    if (names.includes(preferred) || inits.some((c) => c.name === preferred)) return preferred;
-    ctx.stderr += `Default container name "${preferred}" not found in pod ${pod.metadata.name ?? ''}\n`;
-  }
-  if (names.length > 1 || inits.length > 0) {
-    // podcmd.AllContainerNames: containers, then init containers marked "(init)"
-    const all = [...names, ...inits.map((c) => `${c.name} (init)`)];
-    ctx.stderr += `Defaulted container "${names[0]}" out of: ${all.join(', ')}\n`;
-  }
-  return names[0] ?? '';
 }
 
 function logOfContainer(ctx: Ctx, podName: string, container: string, options: LogQuery, done: () => void): void {

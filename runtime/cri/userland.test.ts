@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { execInUserland, userlandOf, type ExecEnvironment, type ExecResult, type Userland } from './userland.ts';
+
+const env: ExecEnvironment = { hostname: 'web-1', env: [['PATH', '/bin'], ['HOSTNAME', 'web-1'], ['NAME', 'a b']], files: { '/etc/hostname': 'web-1\n' } };
+const run = (u: Userland, ...argv: string[]): ExecResult => execInUserland(u, argv, env);
+
+describe('userlandOf', () => {
+  it.each([
+    ['docker.io/library/busybox:1.36', 'busybox'],
+    ['docker.io/library/nginx:1.27', 'debian'],
+    ['docker.io/library/nginx:1.27-alpine', 'alpine'],
+    ['docker.io/library/redis:7', 'debian'],
+    ['ghcr.io/inside-cp/crash-after:5s', 'busybox'],
+    ['registry.k8s.io/etcd:3.5.16-0', 'distroless'],
+    ['registry.k8s.io/pause:3.10', 'distroless'],
+  ])('%s is %s', (ref, userland) => expect(userlandOf(ref)).toBe(userland));
+});
+
+describe('execInUserland', () => {
+  it('runs the simple programs', () => {
+    expect(run('busybox', 'echo', 'a', 'b')).toEqual({ stdout: 'a b\n', stderr: '', exitCode: 0, durationMs: 0 });
+    expect(run('busybox', 'echo', '-n', 'a')).toMatchObject({ stdout: 'a' });
+    expect(run('debian', '/bin/hostname')).toMatchObject({ stdout: 'web-1\n' });
+    expect(run('busybox', 'printenv', 'NAME', 'MISSING')).toMatchObject({ stdout: 'a b\n', exitCode: 1 });
+    expect(run('busybox', 'false')).toMatchObject({ exitCode: 1 });
+    expect(run('busybox', 'sleep', '2')).toMatchObject({ exitCode: 0, durationMs: 2000 });
+  });
+
+  it('words a missing file as each userland does', () => {
+    expect(run('debian', 'cat', '/nope')).toMatchObject({ stderr: 'cat: /nope: No such file or directory\n', exitCode: 1 });
+    expect(run('busybox', 'cat', '/nope')).toMatchObject({ stderr: "cat: can't open '/nope': No such file or directory\n", exitCode: 1 });
+  });
+
+  it('fails to start a program the image lacks, as runc does', () => {
+    expect(run('busybox', 'bash')).toEqual({ startError: 'OCI runtime exec failed: exec failed: unable to start container process: exec: "bash": executable file not found in $PATH: unknown' });
+    expect(run('distroless', '/bin/sh')).toEqual({ startError: 'OCI runtime exec failed: exec failed: unable to start container process: exec: "/bin/sh": stat /bin/sh: no such file or directory: unknown' });
+  });
+
+  it('runs shell scripts: quoting, variables, && and ||, exit, and each shell\'s "not found"', () => {
+    expect(run('busybox', 'sh', '-c', `echo "$NAME" '$NAME' \${HOSTNAME}; false && echo no || echo yes`)).toMatchObject({ stdout: 'a b $NAME web-1\nyes\n', exitCode: 0 });
+    expect(run('busybox', 'sh', '-c', 'nope')).toMatchObject({ stderr: 'sh: nope: not found\n', exitCode: 127 });
+    expect(run('debian', 'sh', '-c', 'nope')).toMatchObject({ stderr: 'sh: 1: nope: not found\n', exitCode: 127 });
+    expect(run('debian', 'bash', '-c', 'nope; exit 4')).toMatchObject({ stderr: 'bash: line 1: nope: command not found\n', exitCode: 4 });
+    expect(run('busybox', 'sh', '-c', 'false; exit')).toMatchObject({ exitCode: 1 });
+    expect(run('busybox', 'sh')).toMatchObject({ stdout: '', exitCode: 0 });
+  });
+
+  it('says plainly when a real program is not simulated', () => {
+    expect(run('busybox', 'ls', '/')).toMatchObject({ stderr: 'ls: present in this image, but not simulated by Inside the Control Plane\n', exitCode: 126 });
+  });
+});

@@ -1,0 +1,264 @@
+// What `kubectl exec` finds inside a container: the programs its image ships and what they print.
+// The runtime runs an exec'd command the way runc does (CRI Exec): the first word is looked up on
+// the container's PATH; a missing program fails the exec before anything runs, with runc's
+// "executable file not found in $PATH" text. The programs are small and honest about their scope:
+// echo, cat of the files the kubelet and runtime put in every container, env/printenv, hostname,
+// true/false, sleep, and the image's shell running `-c` scripts (words, quotes, $VARS, `;`, `&&`,
+// `||`, `exit N`). Each shell reports an unknown command as that shell does (dash, bash, busybox).
+// Programs the real image has but this simulation does not run (ls, ps, wget...) say so and exit
+// 126, rather than pretending the image lacks them.
+
+/** Which userland an image has (decides its programs and its shell's error texts). */
+export type Userland = 'debian' | 'alpine' | 'busybox' | 'distroless';
+
+/** What the container's process sees: set up by the kubelet (env, /etc files) and the runtime (hostname). */
+export interface ExecEnvironment {
+  hostname: string;
+  /** The process environment, in order. */
+  env: readonly (readonly [string, string])[];
+  /** Files the kubelet mounts into every container (/etc/hosts, /etc/resolv.conf, /etc/hostname). */
+  files: Readonly<Record<string, string>>;
+}
+
+/** A command that ran: its output and exit code, and how long it took on the simulated clock. */
+export interface ExecOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  durationMs: number;
+}
+
+/** runc could not start the process (the exec fails; nothing ran). */
+export interface ExecStartFailure {
+  startError: string;
+}
+
+export type ExecResult = ExecOutput | ExecStartFailure;
+
+const COMMON = ['sh', 'echo', 'cat', 'env', 'printenv', 'hostname', 'true', 'false', 'sleep'];
+
+/** The programs on each userland's PATH that this simulation runs. */
+const PROGRAMS: Record<Userland, ReadonlySet<string>> = {
+  debian: new Set([...COMMON, 'bash']),
+  alpine: new Set(COMMON),
+  busybox: new Set(COMMON),
+  distroless: new Set(),
+};
+
+/**
+ * Programs the real images have that this simulation does not run (no file tree, no network tools
+ * yet): they answer that plainly instead of pretending the image lacks them.
+ */
+const UNSIMULATED: Record<Userland, ReadonlySet<string>> = {
+  debian: new Set(['ls', 'ps', 'date', 'id', 'uname']),
+  alpine: new Set(['ls', 'ps', 'date', 'id', 'uname', 'wget', 'nslookup']),
+  busybox: new Set(['ls', 'ps', 'date', 'id', 'uname', 'wget', 'nslookup']),
+  distroless: new Set(),
+};
+
+/** Exit code and text of a program the image has but the simulation does not run. */
+const UNSIMULATED_EXIT = 126;
+const unsimulated = (name: string): string => `${name}: present in this image, but not simulated by Inside the Control Plane\n`;
+
+/** The userland of an image by its fully qualified reference. */
+export function userlandOf(ref: string): Userland {
+  const repo = ref.replace(/[:@][^/]*$/, '');
+  const tag = ref.slice(repo.length + 1);
+  if (repo === 'docker.io/library/busybox' || repo.startsWith('ghcr.io/inside-cp/')) return 'busybox';
+  if (repo.startsWith('docker.io/library/')) return tag.includes('alpine') ? 'alpine' : 'debian';
+  // registry.k8s.io images (pause, etcd, the control plane, kube-proxy's distroless base, CoreDNS)
+  // and kindnetd ship no shell
+  return 'distroless';
+}
+
+/** The error text of a program runc cannot find (OCI runtime exec failed ... : unknown). */
+function notFound(program: string): string {
+  const what = program.includes('/') ? `stat ${program}: no such file or directory` : 'executable file not found in $PATH';
+  return `OCI runtime exec failed: exec failed: unable to start container process: exec: "${program}": ${what}: unknown`;
+}
+
+/** Runs argv in a container of the given userland (CRI Exec without stdin). */
+export function execInUserland(userland: Userland, argv: readonly string[], env: ExecEnvironment): ExecResult {
+  const program = argv[0] ?? '';
+  const name = program.replace(/^\/(usr\/)?(local\/)?s?bin\//, '');
+  const out: ExecOutput = { stdout: '', stderr: '', exitCode: 0, durationMs: 0 };
+  if (UNSIMULATED[userland].has(name)) return { ...out, stderr: unsimulated(name), exitCode: UNSIMULATED_EXIT };
+  if (!PROGRAMS[userland].has(name)) return { startError: notFound(program) };
+  runProgram(userland, name, argv.slice(1), env, out);
+  return out;
+}
+
+function runProgram(userland: Userland, name: string, args: readonly string[], env: ExecEnvironment, out: ExecOutput): void {
+  switch (name) {
+    case 'echo': {
+      const noNewline = args[0] === '-n';
+      out.stdout += (noNewline ? args.slice(1) : args).join(' ') + (noNewline ? '' : '\n');
+      return;
+    }
+    case 'cat':
+      for (const path of args) {
+        const text = env.files[path];
+        if (text !== undefined) out.stdout += text;
+        else {
+          out.stderr += userland === 'debian' ? `cat: ${path}: No such file or directory\n` : `cat: can't open '${path}': No such file or directory\n`;
+          out.exitCode = 1;
+        }
+      }
+      return;
+    case 'env':
+      for (const [k, v] of env.env) out.stdout += `${k}=${v}\n`;
+      return;
+    case 'printenv': {
+      if (args.length === 0) return runProgram(userland, 'env', [], env, out);
+      let missing = false;
+      for (const key of args) {
+        const found = env.env.find(([k]) => k === key);
+        if (found) out.stdout += `${found[1]}\n`;
+        else missing = true;
+      }
+      out.exitCode = missing ? 1 : 0;
+      return;
+    }
+    case 'hostname':
+      out.stdout += `${env.hostname}\n`;
+      return;
+    case 'true':
+      return;
+    case 'false':
+      out.exitCode = 1;
+      return;
+    case 'sleep': {
+      const seconds = Number((args[0] ?? '').replace(/s$/, ''));
+      if (args.length === 0) {
+        out.stderr += userland === 'debian' ? `sleep: missing operand\nTry 'sleep --help' for more information.\n` : 'Usage: sleep [N]...\n';
+        out.exitCode = 1;
+        return;
+      }
+      if (!Number.isFinite(seconds) || seconds < 0) {
+        out.stderr += userland === 'debian' ? `sleep: invalid time interval '${args[0]}'\nTry 'sleep --help' for more information.\n` : `sleep: invalid number '${args[0]}'\n`;
+        out.exitCode = 1;
+        return;
+      }
+      out.durationMs += Math.round(seconds * 1000);
+      return;
+    }
+    case 'sh':
+    case 'bash':
+      return runShell(userland, name, args, env, out);
+  }
+}
+
+/** `sh -c SCRIPT` / `bash -c SCRIPT`; a shell with no script reads its (empty) stdin and exits 0. */
+function runShell(userland: Userland, shell: string, args: readonly string[], env: ExecEnvironment, out: ExecOutput): void {
+  if (args[0] !== '-c') return;
+  const script = args[1];
+  if (script === undefined) {
+    out.stderr += shell === 'bash' ? 'bash: -c: option requires an argument\n' : `${shell}: 0: -c requires an argument\n`;
+    out.exitCode = 2;
+    return;
+  }
+  const vars = new Map(env.env);
+  let last = 0;
+  for (const { words, op } of parseScript(script, vars)) {
+    // `a && b` runs b only after a succeeded; `a || b` only after it failed
+    if ((op === '&&' && last !== 0) || (op === '||' && last === 0)) continue;
+    if (words.length === 0) continue;
+    const [cmd, ...rest] = words as [string, ...string[]];
+    if (cmd === 'exit') {
+      out.exitCode = rest[0] === undefined ? last : Number(rest[0]) & 0xff;
+      return;
+    }
+    const name = cmd.replace(/^\/(usr\/)?(local\/)?s?bin\//, '');
+    if (UNSIMULATED[userland].has(name)) {
+      out.stderr += unsimulated(name);
+      last = UNSIMULATED_EXIT;
+      continue;
+    }
+    if (!PROGRAMS[userland].has(name)) {
+      out.stderr += commandNotFound(userland, shell, cmd);
+      last = 127;
+      continue;
+    }
+    const step: ExecOutput = { stdout: '', stderr: '', exitCode: 0, durationMs: 0 };
+    runProgram(userland, name, rest, env, step);
+    out.stdout += step.stdout;
+    out.stderr += step.stderr;
+    out.durationMs += step.durationMs;
+    last = step.exitCode;
+  }
+  out.exitCode = last;
+}
+
+/** How each shell says a command is not there (dash: "sh: 1: x: not found", bash, busybox ash). */
+function commandNotFound(userland: Userland, shell: string, cmd: string): string {
+  if (shell === 'bash') return `bash: line 1: ${cmd}: command not found\n`;
+  if (userland === 'debian') return `sh: 1: ${cmd}: not found\n`;
+  return `sh: ${cmd}: not found\n`;
+}
+
+/** A script as commands, each with the operator before it (';' for the first). */
+function parseScript(script: string, vars: ReadonlyMap<string, string>): { words: string[]; op: ';' | '&&' | '||' }[] {
+  const commands: { words: string[]; op: ';' | '&&' | '||' }[] = [];
+  let current: { words: string[]; op: ';' | '&&' | '||' } = { words: [], op: ';' };
+  let word: string | undefined;
+  const endWord = (): void => {
+    if (word !== undefined) current.words.push(word);
+    word = undefined;
+  };
+  const endCommand = (op: ';' | '&&' | '||'): void => {
+    endWord();
+    commands.push(current);
+    current = { words: [], op };
+  };
+  const expand = (from: number): [string, number] => {
+    const braced = script[from] === '{';
+    const m = (braced ? /^\{([A-Za-z_][A-Za-z0-9_]*)\}/ : /^([A-Za-z_][A-Za-z0-9_]*)/).exec(script.slice(from));
+    if (!m) return ['$', from];
+    return [vars.get(m[1]!) ?? '', from + m[0].length];
+  };
+  for (let i = 0; i < script.length; ) {
+    const ch = script[i]!;
+    if (ch === ' ' || ch === '\t' || ch === '\n') {
+      if (ch === '\n') endCommand(';');
+      else endWord();
+      i++;
+    } else if (ch === ';') {
+      endCommand(';');
+      i++;
+    } else if (script.startsWith('&&', i) || script.startsWith('||', i)) {
+      endCommand(script.slice(i, i + 2) as '&&' | '||');
+      i += 2;
+    } else if (ch === "'") {
+      const end = script.indexOf("'", i + 1);
+      const stop = end < 0 ? script.length : end;
+      word = (word ?? '') + script.slice(i + 1, stop);
+      i = stop + 1;
+    } else if (ch === '"') {
+      word ??= '';
+      i++;
+      while (i < script.length && script[i] !== '"') {
+        if (script[i] === '$') {
+          const [text, next] = expand(i + 1);
+          word += text;
+          i = next;
+        } else if (script[i] === '\\' && i + 1 < script.length) {
+          word += script[i + 1];
+          i += 2;
+        } else word += script[i++];
+      }
+      i++;
+    } else if (ch === '$') {
+      const [text, next] = expand(i + 1);
+      word = (word ?? '') + text;
+      i = next;
+    } else if (ch === '\\' && i + 1 < script.length) {
+      word = (word ?? '') + script[i + 1];
+      i += 2;
+    } else {
+      word = (word ?? '') + ch;
+      i++;
+    }
+  }
+  endCommand(';');
+  return commands;
+}
