@@ -55,6 +55,13 @@ describe('kubectl exec', () => {
     });
     // -it: this terminal is not a TTY, so the shell reads an empty stdin and exits
     expect(await cluster.kubectl('exec -it bb -- sh')).toEqual({ stdout: '', stderr: 'Unable to use a TTY - input is not a terminal or the right kind of file\n', exitCode: 0 });
+    // a container that is not running (crash-looping, waiting out its back-off) has no process to join:
+    // the kubelet refuses the upgrade in plain text
+    await cluster.kubectl('run crash --image=ghcr.io/inside-cp/exit-1');
+    const waiting = async () => (await cluster.kubectl('get pod crash -o jsonpath={.status.containerStatuses[0].state.waiting.reason}')).stdout;
+    for (let i = 0; i < 60 && (await waiting()) !== 'CrashLoopBackOff'; i++) await cluster.advance(1_000);
+    expect(await waiting()).toBe('CrashLoopBackOff');
+    expect((await cluster.kubectl('exec crash -- true')).stderr).toBe('error: unable to upgrade connection: container not found ("crash")\n');
     await cluster.faults.stopNode('worker-1');
     const down = await cluster.kubectl('exec bb -- true');
     expect(down.stderr).toMatch(/^Error from server: error dialing backend: dial tcp 192\.168\.\d+\.\d+:10250: connect: connection refused\n$/);

@@ -2,7 +2,7 @@
 // The API server (runtime/apiserver) implements it over the simulated network; tests use an
 // in-memory fake. Callbacks may run synchronously (fakes) or later as kernel events; kubectl
 // never assumes either.
-import type { KubeObject, Status } from '../../api/index.ts';
+import type { KubeObject, PodExecOptions, Status } from '../../api/index.ts';
 
 export type Verb =
   'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'watch';
@@ -14,7 +14,8 @@ export interface GroupVersionResource {
   resource: string;
 }
 
-export interface RequestQuery {
+/** Selectors and options of a request; pods/exec's PodExecOptions (container is shared with pods/log). */
+export interface RequestQuery extends Partial<Omit<PodExecOptions, 'container'>> {
   labelSelector?: string;
   fieldSelector?: string;
   resourceVersion?: string;
@@ -29,12 +30,6 @@ export interface RequestQuery {
   sinceSeconds?: number;
   sinceTime?: string;
   limitBytes?: number;
-  /** pods/exec: the command and which streams to attach. */
-  command?: string[];
-  stdin?: boolean;
-  stdout?: boolean;
-  stderr?: boolean;
-  tty?: boolean;
   /** Patch type for verb "patch". */
   patchType?: 'merge' | 'strategic' | 'json';
   fieldManager?: string;

@@ -3,6 +3,7 @@
 // protocol is written down twice and the cluster tests prove both sides agree.
 // mirrors the REST shape of k8s.io/client-go/rest (verb, group, resource, subresource, namespace,
 // name, query parameters, Impersonate-* headers) with the body as JSON text, as HTTP carries it.
+import type { PodExecOptions } from '../../api/index.ts';
 
 export type RestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -19,7 +20,8 @@ export interface RestImpersonation {
   uid?: string;
 }
 
-export interface RestQuery {
+/** The query of a request (pods/exec's PodExecOptions included; container is shared with pods/log). */
+export interface RestQuery extends Partial<Omit<PodExecOptions, 'container'>> {
   labelSelector?: string;
   fieldSelector?: string;
   resourceVersion?: string;
@@ -40,12 +42,6 @@ export interface RestQuery {
   sinceTime?: string;
   tailLines?: number;
   limitBytes?: number;
-  // pods/exec (core/v1 PodExecOptions; container is shared)
-  command?: string[];
-  stdin?: boolean;
-  stdout?: boolean;
-  stderr?: boolean;
-  tty?: boolean;
 }
 
 export type RestPatchType = 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/json-patch+json';

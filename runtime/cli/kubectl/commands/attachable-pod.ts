@@ -28,16 +28,16 @@ export function firstPodOf(ctx: Ctx, owner: ResourceInfo, name: string, then: (p
   });
 }
 
-/** The kubectl.kubernetes.io/default-container annotation's container, else the first, named on stderr when there was a choice. */
-export function defaultContainer(ctx: Ctx, pod: Pod): string {
+/** The kubectl.kubernetes.io/default-container annotation's container, else the first, named on stderr when there was a choice (unless quiet). */
+export function defaultContainer(ctx: Ctx, pod: Pod, quiet = false): string {
   const names = pod.spec.containers.map((c) => c.name);
   const inits = pod.spec.initContainers ?? [];
   const preferred = pod.metadata.annotations?.['kubectl.kubernetes.io/default-container'];
   if (preferred) {
     if (names.includes(preferred) || inits.some((c) => c.name === preferred)) return preferred;
-    ctx.stderr += `Default container name "${preferred}" not found in pod ${pod.metadata.name ?? ''}\n`;
+    if (!quiet) ctx.stderr += `Default container name "${preferred}" not found in pod ${pod.metadata.name ?? ''}\n`;
   }
-  if (names.length > 1 || inits.length > 0) {
+  if (!quiet && (names.length > 1 || inits.length > 0)) {
     // podcmd.AllContainerNames: containers, then init containers marked "(init)"
     const all = [...names, ...inits.map((c) => `${c.name} (init)`)];
     ctx.stderr += `Defaulted container "${names[0]}" out of: ${all.join(', ')}\n`;

@@ -56,7 +56,7 @@ function execInPod(ctx: Ctx, podName: string, command: string[], quiet: boolean,
     const pod = res.body as Pod;
     const phase = pod.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') return fail(ctx, `cannot exec into a container in a completed pod; current phase is ${phase}`, done);
-    const container = flagString(ctx.args, 'container') || pickContainer(ctx, pod, quiet);
+    const container = flagString(ctx.args, 'container') || defaultContainer(ctx, pod, quiet);
     const stdin = flagBool(ctx.args, 'stdin');
     // SetupTTY: -t needs -i, and a terminal to read from, which this one is not
     if (stdin && flagBool(ctx.args, 'tty') && !quiet) ctx.stderr += 'Unable to use a TTY - input is not a terminal or the right kind of file\n';
@@ -84,12 +84,4 @@ function execInPod(ctx: Ctx, podName: string, command: string[], quiet: boolean,
       done();
     });
   });
-}
-
-/** FindOrDefaultContainerByName: the default container, saying so on stderr unless --quiet. */
-function pickContainer(ctx: Ctx, pod: Pod, quiet: boolean): string {
-  const stderr = ctx.stderr;
-  const name = defaultContainer(ctx, pod);
-  if (quiet) ctx.stderr = stderr;
-  return name;
 }
