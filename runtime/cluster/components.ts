@@ -145,6 +145,8 @@ function startNodeComponents(
     },
   });
   const cni = network.attachNode(m.name, podCIDR(m), m.internalIP);
+  // what the machine's pods listen on is what its (current) container runtime runs; a pod's hostname is its name
+  network.setSockets(m.name, (pod, port) => runtimes.get(m.name)!.httpAnswer(pod.uid, port, pod.name));
   const kubelet = `kubelet-${m.name}`;
   startKubelet(kernel, {
     nodeName: m.name, restClient: clientOf(kubelet, nodeCredentials(m.name), undefined, limits.kubelet), cri, cni, nodeIP: m.internalIP,

@@ -86,4 +86,38 @@ describe('kubectl exec', () => {
     const etcd = await cluster.kubectl('exec -n kube-system etcd-cp-1 -- sh');
     expect(etcd.stderr).toMatch(/exec: "sh": executable file not found in \$PATH: unknown\n$/);
   });
+
+  it("reaches Services from inside a pod: DNS, kube-proxy's choice of pod, and a refusal once no pod is left", async () => {
+    const cluster = createCluster({ seed: 10, workers: [{}, {}] });
+    // agnhost serve-hostname answers with the name of the pod that got the connection
+    await cluster.kubectl('create deployment host --image=registry.k8s.io/e2e-test-images/agnhost:2.52 --replicas=3 -- /agnhost serve-hostname');
+    await cluster.kubectl('expose deployment host --port=80 --target-port=9376');
+    await cluster.kubectl('create deployment web --image=nginx:1.27');
+    await cluster.kubectl('run client --image=busybox:1.36 -- sleep 3600');
+    await cluster.advance(40_000);
+    const ip = (await cluster.kubectl('get svc host -o jsonpath={.spec.clusterIP}')).stdout;
+    expect((await cluster.kubectl('exec client -- nslookup host')).stdout).toBe(
+      `Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\thost.default.svc.cluster.local\nAddress: ${ip}\n\n`,
+    );
+    const pods = (await cluster.kubectl('get pods -l app=host -o name')).stdout.trim().split('\n').map((n) => n.slice('pod/'.length)).sort();
+    const answered = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const r = await cluster.kubectl('exec client -- wget -qO- host');
+      expect(r.exitCode).toBe(0);
+      answered.add(r.stdout);
+    }
+    // every answer is one of the Service's pods, and the rules spread the connections over them
+    expect([...answered].every((name) => pods.includes(name))).toBe(true);
+    expect(answered.size).toBeGreaterThan(1);
+    // nginx's image has curl; the web pod reaches the Service by its full name
+    const curl = await cluster.kubectl('exec deploy/web -- curl -s host.default.svc.cluster.local');
+    expect(pods).toContain(curl.stdout);
+    await cluster.kubectl('scale deployment host --replicas=0');
+    await cluster.advance(30_000);
+    // no endpoints: kube-proxy's REJECT rule refuses the connection
+    expect((await cluster.kubectl('exec client -- wget -qO- host')).stderr).toBe(
+      `wget: can't connect to remote host (${ip}): Connection refused\ncommand terminated with exit code 1\n`,
+    );
+    expect((await cluster.kubectl('exec client -- wget -qO- nope')).stderr).toBe("wget: bad address 'nope'\ncommand terminated with exit code 1\n");
+  });
 });

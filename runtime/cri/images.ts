@@ -111,6 +111,8 @@ const KNOWN: KnownImage[] = [
   { repo: 'registry.k8s.io/kube-scheduler', sizeBytes: 20_700_000, logs: ['"Serving securely on 127.0.0.1:10259"'] },
   { repo: 'registry.k8s.io/kube-proxy', sizeBytes: 30_900_000, logs: ['"Using iptables Proxier"'] },
   { repo: 'registry.k8s.io/coredns/coredns', sizeBytes: 18_600_000, logs: ['CoreDNS-1.12.0'] },
+  // the Kubernetes e2e tests' Swiss-army image (serve-hostname answers with the pod's name)
+  { repo: 'registry.k8s.io/e2e-test-images/agnhost', sizeBytes: 51_400_000, logs: [] },
   { repo: 'docker.io/kindest/kindnetd', sizeBytes: 35_700_000, logs: ['"setting mtu 1500 for CNI"', '"Handling node with IPs"', '"handling current node"'] },
 ];
 

@@ -26,9 +26,13 @@ export {
   type ImageBehaviour,
   type ImageSpec,
 } from './images.ts';
+export { httpServerOf, SERVE_HOSTNAME_PORT, type HttpServer } from './servers.ts';
 export {
   execInUserland,
+  extraProgramsOf,
   userlandOf,
+  type HttpGetResult,
+  type PodNetworkAccess,
   type ExecEnvironment,
   type ExecOutput,
   type ExecResult,

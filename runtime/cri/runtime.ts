@@ -5,7 +5,8 @@
 // tells its listener, as containerd's event stream feeds the kubelet's PLEG.
 import { rfc3339 } from '../api/index.ts';
 import { behaviourFor, normalizeImageRef, resolveImage, type ImageBehaviour, type ImageSpec } from './images.ts';
-import { execInUserland, userlandOf, type ExecEnvironment, type ExecResult } from './userland.ts';
+import { httpServerOf, type HttpServer } from './servers.ts';
+import { execInUserland, extraProgramsOf, userlandOf, type ExecEnvironment, type ExecResult } from './userland.ts';
 
 export interface CriHost {
   now(): number;
@@ -86,6 +87,8 @@ interface Container {
   startLines: readonly string[];
   memoryLimitBytes?: number;
   timer?: { cancel(): void };
+  /** The web server its process runs, if any (what answers a connection to the pod on its port). */
+  server?: HttpServer;
 }
 
 export const OOM_EXIT_CODE = 137;
@@ -233,6 +236,7 @@ export class ContainerRuntime {
         state: 'created', createdAtMs: this.host.now(),
       },
       behaviour: behaviourFor(spec, config.command ?? []),
+      server: httpServerOf(spec.ref, config.command ?? []),
       log: [],
       startLines: spec.logs,
       ...(config.memoryLimitBytes !== undefined ? { memoryLimitBytes: config.memoryLimitBytes } : {}),
@@ -325,9 +329,21 @@ export class ContainerRuntime {
   exec(id: string, argv: readonly string[], env: ExecEnvironment): ExecResult {
     const c = this.containers.get(id);
     if (c?.info.state !== 'running') return { startError: `container ${id} is not running` };
-    const result = execInUserland(userlandOf(c.info.imageRef), argv, env);
+    const result = execInUserland(userlandOf(c.info.imageRef), argv, env, extraProgramsOf(c.info.imageRef));
     if ('startError' in result) return { startError: `failed to exec in container: failed to start exec "${this.newId()}": ${result.startError}` };
     return result;
+  }
+
+  /**
+   * What the pod whose sandbox this is answers to an HTTP GET / on `port`: the body its running
+   * container's server sends, or undefined when nothing listens there (the connection is refused).
+   */
+  httpAnswer(podUid: string, port: number, hostname: string): string | undefined {
+    const sandboxes = new Set([...this.sandboxes.values()].filter((b) => b.podUid === podUid && b.ready).map((b) => b.id));
+    for (const c of this.containers.values()) {
+      if (c.info.state === 'running' && sandboxes.has(c.info.sandboxId) && c.server?.port === port) return c.server.body(hostname);
+    }
+    return undefined;
   }
 
   /** The lines a container wrote (empty for an unknown one). */

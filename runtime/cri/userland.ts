@@ -5,8 +5,10 @@
 // echo, cat of the files the kubelet and runtime put in every container, env/printenv, hostname,
 // true/false, sleep, and the image's shell running `-c` scripts (words, quotes, $VARS, `;`, `&&`,
 // `||`, `exit N`). Each shell reports an unknown command as that shell does (dash, bash, busybox).
-// Programs the real image has but this simulation does not run (ls, ps, wget...) say so and exit
+// curl (the nginx images), busybox's wget and nslookup connect through the pod's network namespace.
+// Programs the real image has but this simulation does not run (ls, ps...) say so and exit
 // 126, rather than pretending the image lacks them.
+import { curl, nslookup, wget } from './net-tools.ts';
 
 /** Which userland an image has (decides its programs and its shell's error texts). */
 export type Userland = 'debian' | 'alpine' | 'busybox' | 'distroless';
@@ -18,7 +20,23 @@ export interface ExecEnvironment {
   env: readonly (readonly [string, string])[];
   /** Files the kubelet mounts into every container (/etc/hosts, /etc/resolv.conf, /etc/hostname). */
   files: Readonly<Record<string, string>>;
+  /** The pod's network namespace (absent for host-network pods, whose programs here cannot dial). */
+  network?: PodNetworkAccess;
 }
+
+/** Connections and name lookups from inside the pod, through the cluster's simulated network. */
+export interface PodNetworkAccess {
+  /** The resolver's nameserver (resolv.conf). */
+  readonly nameserver: string;
+  /** HTTP GET / of host:port: the body and the address connected to, or why no connection was made. */
+  httpGet(host: string, port: number): HttpGetResult;
+  /** The resolver's answer for a name (search list applied), or NXDOMAIN / no answer. */
+  lookup(name: string): { ok: true; name: string; addresses: string[] } | { ok: false; timedOut: boolean };
+}
+
+export type HttpGetResult =
+  | { ok: true; body: string; address: string }
+  | { ok: false; failure: 'resolve' | 'refused' | 'timeout' | 'unreachable'; address?: string };
 
 /** A command that ran: its output and exit code, and how long it took on the simulated clock. */
 export interface ExecOutput {
@@ -36,12 +54,14 @@ export interface ExecStartFailure {
 export type ExecResult = ExecOutput | ExecStartFailure;
 
 const COMMON = ['sh', 'echo', 'cat', 'env', 'printenv', 'hostname', 'true', 'false', 'sleep'];
+/** busybox applets that talk to the network. */
+const BUSYBOX_NET = ['wget', 'nslookup'];
 
 /** The programs on each userland's PATH that this simulation runs. */
 const PROGRAMS: Record<Userland, ReadonlySet<string>> = {
   debian: new Set([...COMMON, 'bash']),
-  alpine: new Set(COMMON),
-  busybox: new Set(COMMON),
+  alpine: new Set([...COMMON, ...BUSYBOX_NET]),
+  busybox: new Set([...COMMON, ...BUSYBOX_NET]),
   distroless: new Set(),
 };
 
@@ -51,8 +71,8 @@ const PROGRAMS: Record<Userland, ReadonlySet<string>> = {
  */
 const UNSIMULATED: Record<Userland, ReadonlySet<string>> = {
   debian: new Set(['ls', 'ps', 'date', 'id', 'uname']),
-  alpine: new Set(['ls', 'ps', 'date', 'id', 'uname', 'wget', 'nslookup']),
-  busybox: new Set(['ls', 'ps', 'date', 'id', 'uname', 'wget', 'nslookup']),
+  alpine: new Set(['ls', 'ps', 'date', 'id', 'uname']),
+  busybox: new Set(['ls', 'ps', 'date', 'id', 'uname']),
   distroless: new Set(),
 };
 
@@ -66,9 +86,15 @@ export function userlandOf(ref: string): Userland {
   const tag = ref.slice(repo.length + 1);
   if (repo === 'docker.io/library/busybox' || repo.startsWith('ghcr.io/inside-cp/')) return 'busybox';
   if (repo.startsWith('docker.io/library/')) return tag.includes('alpine') ? 'alpine' : 'debian';
+  if (repo === 'registry.k8s.io/e2e-test-images/agnhost') return 'alpine';
   // registry.k8s.io images (pause, etcd, the control plane, kube-proxy's distroless base, CoreDNS)
   // and kindnetd ship no shell
   return 'distroless';
+}
+
+/** Programs one image adds to its userland's (the nginx images ship curl). */
+export function extraProgramsOf(ref: string): ReadonlySet<string> {
+  return ref.startsWith('docker.io/library/nginx:') || ref.startsWith('docker.io/library/nginx@') ? new Set(['curl']) : new Set();
 }
 
 /** The error text of a program runc cannot find (OCI runtime exec failed ... : unknown). */
@@ -78,17 +104,26 @@ function notFound(program: string): string {
 }
 
 /** Runs argv in a container of the given userland (CRI Exec without stdin). */
-export function execInUserland(userland: Userland, argv: readonly string[], env: ExecEnvironment): ExecResult {
+export function execInUserland(userland: Userland, argv: readonly string[], env: ExecEnvironment, extra: ReadonlySet<string> = new Set()): ExecResult {
   const program = argv[0] ?? '';
   const name = program.replace(/^\/(usr\/)?(local\/)?s?bin\//, '');
   const out: ExecOutput = { stdout: '', stderr: '', exitCode: 0, durationMs: 0 };
   if (UNSIMULATED[userland].has(name)) return { ...out, stderr: unsimulated(name), exitCode: UNSIMULATED_EXIT };
-  if (!PROGRAMS[userland].has(name)) return { startError: notFound(program) };
-  runProgram(userland, name, argv.slice(1), env, out);
+  if (!PROGRAMS[userland].has(name) && !extra.has(name)) return { startError: notFound(program) };
+  runProgram({ userland, extra }, name, argv.slice(1), env, out);
   return out;
 }
 
-function runProgram(userland: Userland, name: string, args: readonly string[], env: ExecEnvironment, out: ExecOutput): void {
+/** A userland with the image's own additions. */
+interface Image {
+  userland: Userland;
+  extra: ReadonlySet<string>;
+}
+
+const has = (image: Image, name: string): boolean => PROGRAMS[image.userland].has(name) || image.extra.has(name);
+
+function runProgram(image: Image, name: string, args: readonly string[], env: ExecEnvironment, out: ExecOutput): void {
+  const userland = image.userland;
   switch (name) {
     case 'echo': {
       const noNewline = args[0] === '-n';
@@ -109,7 +144,7 @@ function runProgram(userland: Userland, name: string, args: readonly string[], e
       for (const [k, v] of env.env) out.stdout += `${k}=${v}\n`;
       return;
     case 'printenv': {
-      if (args.length === 0) return runProgram(userland, 'env', [], env, out);
+      if (args.length === 0) return runProgram(image, 'env', [], env, out);
       let missing = false;
       for (const key of args) {
         const found = env.env.find(([k]) => k === key);
@@ -144,12 +179,19 @@ function runProgram(userland: Userland, name: string, args: readonly string[], e
     }
     case 'sh':
     case 'bash':
-      return runShell(userland, name, args, env, out);
+      return runShell(image, name, args, env, out);
+    case 'curl':
+      return curl(args, env, out);
+    case 'wget':
+      return wget(args, env, out);
+    case 'nslookup':
+      return nslookup(args, env, out);
   }
 }
 
 /** `sh -c SCRIPT` / `bash -c SCRIPT`; a shell with no script reads its (empty) stdin and exits 0. */
-function runShell(userland: Userland, shell: string, args: readonly string[], env: ExecEnvironment, out: ExecOutput): void {
+function runShell(image: Image, shell: string, args: readonly string[], env: ExecEnvironment, out: ExecOutput): void {
+  const userland = image.userland;
   if (args[0] !== '-c') return;
   const script = args[1];
   if (script === undefined) {
@@ -174,13 +216,13 @@ function runShell(userland: Userland, shell: string, args: readonly string[], en
       last = UNSIMULATED_EXIT;
       continue;
     }
-    if (!PROGRAMS[userland].has(name)) {
+    if (!has(image, name)) {
       out.stderr += commandNotFound(userland, shell, cmd);
       last = 127;
       continue;
     }
     const step: ExecOutput = { stdout: '', stderr: '', exitCode: 0, durationMs: 0 };
-    runProgram(userland, name, rest, env, step);
+    runProgram(image, name, rest, env, step);
     out.stdout += step.stdout;
     out.stderr += step.stderr;
     out.durationMs += step.durationMs;

@@ -10,7 +10,7 @@ import {
   type ContainerExecRequest, type ContainerExecResponse, type Pod, type PodStatus,
 } from '../api/index.ts';
 import type { Lister } from '../client/index.ts';
-import type { ContainerRuntime, ExecEnvironment, ExecResult } from '../cri/index.ts';
+import type { ContainerRuntime, ExecEnvironment, ExecResult, PodNetworkAccess } from '../cri/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
 
 export interface ExecServerDeps {
@@ -24,6 +24,8 @@ export interface ExecServerDeps {
   clusterDomain: string;
   /** The node's own resolv.conf (what dnsPolicy Default and host-network pods get). */
   hostResolvConf: string;
+  /** The network namespace of the pod with this IP (the CNI plugin's). */
+  podNetwork?(podIP: string): PodNetworkAccess;
 }
 
 /** The kubelet server's exec route: answers the API server's call once the command is done; false for other messages. */
@@ -66,9 +68,12 @@ function environmentOf(d: ExecServerDeps, pod: Pod, container: string): ExecEnvi
   const env: [string, string][] = [['PATH', PATH], ['HOSTNAME', hostname]];
   for (const e of spec?.env ?? []) if (e.value !== undefined) env.push([e.name, e.value]);
   if (!env.some(([k]) => k === 'HOME')) env.push(['HOME', '/root']);
+  const podIP = pod.status?.podIP;
+  const network = podIP && !pod.spec.hostNetwork ? d.podNetwork?.(podIP) : undefined;
   return {
     hostname,
     env,
+    ...(network ? { network } : {}),
     files: {
       '/etc/hostname': `${hostname}\n`,
       '/etc/hosts': hostsFile(pod, hostname),

@@ -89,6 +89,7 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
     clusterDNS: o.clusterDNS ?? '10.96.0.10', clusterDomain: o.clusterDomain ?? 'cluster.local',
     // the node's own resolver: the simulated machines' network gateway
     hostResolvConf: 'nameserver 192.168.49.1\n',
+    podNetwork: (podIP) => o.cni.podNetwork(podIP),
   });
   ctx.onMessage((msg: unknown, from: string) => {
     if (!logsRoute(msg, from)) exec(msg, from);

@@ -18,7 +18,7 @@ export interface PodRef {
   node: string;
 }
 
-/** What a node's kubelet uses: the CNI ADD and DEL operations. */
+/** What a node's kubelet uses: the CNI ADD and DEL operations, and the pods' network namespaces. */
 export interface NodeCni {
   readonly nodeName: string;
   readonly podCIDR: string;
@@ -26,7 +26,27 @@ export interface NodeCni {
   setUpPod(pod: Omit<PodRef, 'node'>): string | undefined;
   /** CNI DEL: the IP goes back to the pool. */
   tearDownPod(ip: string): void;
+  /** The network namespace of the pod with this IP: what a process in it (an exec'd command) can reach. */
+  podNetwork(podIP: string): PodNetwork;
 }
+
+/** Connections and lookups from inside one pod. */
+export interface PodNetwork {
+  readonly nameserver: string;
+  httpGet(host: string, port: number): PodHttpResult;
+  lookup(name: string): { ok: true; name: string; addresses: string[] } | { ok: false; timedOut: boolean };
+}
+
+/** An HTTP GET / from a pod: the answering server's body and the address connected to, or why it failed. */
+export type PodHttpResult =
+  | { ok: true; body: string; address: string; pod: PodRef }
+  | { ok: false; failure: 'resolve' | 'refused' | 'timeout' | 'unreachable'; address?: string };
+
+/**
+ * What listens in a node's pods: the body a pod answers to GET / on a port, or undefined when
+ * nothing listens there (its kernel refuses the connection). The node's container runtime knows.
+ */
+export type PodSockets = (pod: PodRef, port: number) => string | undefined;
 
 /** The pod-network route a packet took from one node to another node's pod. */
 export interface RouteHop {
@@ -97,6 +117,35 @@ export class ClusterNetwork {
     this.clusterDNS = options.clusterDNS ?? '10.96.0.10';
   }
 
+  /** Each node's sockets (what its pods' processes listen on), set by whoever runs the node's containers. */
+  private readonly sockets = new Map<string, PodSockets>();
+
+  setSockets(nodeName: string, sockets: PodSockets): void {
+    this.sockets.set(nodeName, sockets);
+  }
+
+  /**
+   * A process in the pod at fromPodIP connects to host:port and sends GET /: the name through the
+   * pod's resolver, the connection through the rules and routes (sendPodRequest), then whatever
+   * listens on the answering pod's port.
+   */
+  httpGetFromPod(fromPodIP: string, host: string, port: number): PodHttpResult {
+    let ip = host;
+    if (!/^\d+\.\d+\.\d+\.\d+$/.test(host)) {
+      const found = this.lookup(fromPodIP, host);
+      if (!found.ok) return { ok: false, failure: 'resolve' };
+      ip = found.addresses[0]!;
+    }
+    const address = `${ip}:${port}`;
+    const r = this.sendPodRequest(fromPodIP, address);
+    if (!r.ok) {
+      const failure = r.error.endsWith('connection refused') ? 'refused' : r.error.endsWith('i/o timeout') ? 'timeout' : 'unreachable';
+      return { ok: false, failure, address };
+    }
+    const body = this.sockets.get(r.pod.node)?.(r.pod, r.targetPort);
+    return body === undefined ? { ok: false, failure: 'refused', address } : { ok: true, body, address, pod: r.pod };
+  }
+
   /** A CoreDNS process on nodeName started (each incarnation registers; a dead one answers nothing). */
   setDnsServer(nodeName: string, server: DnsServer): void {
     this.dnsServers.set(nodeName, server);
@@ -161,6 +210,15 @@ export class ClusterNetwork {
         ipam.release(ip);
         this.pods.delete(ip);
       },
+      podNetwork: (podIP) => ({
+        nameserver: this.clusterDNS,
+        httpGet: (host, port) => this.httpGetFromPod(podIP, host, port),
+        lookup: (name) => {
+          const found = this.lookup(podIP, name);
+          if (found.ok) return { ok: true, name: found.name, addresses: found.addresses };
+          return { ok: false, timedOut: !found.error.endsWith('no such host') };
+        },
+      }),
     };
     this.cnis.set(nodeName, cni);
     return cni;

@@ -14,7 +14,7 @@ export { PodCidrIpam, ServiceIpRange, ipToNumber, numberToIp } from './ipam.ts';
 export {
   DEFAULT_NODE_PORT_RANGE, ERR_ALLOCATED, ERR_FULL, NodePortBitmap, notInRange, rangeOffset, rangeText, type AllocateResult, type PortRange,
 } from './node-ports.ts';
-export { ClusterNetwork, EXTERNAL_CLIENT_IP, type DnsLookup, type LookupResult, type NodeCni, type PodRef, type RequestResult, type RouteHop } from './data-plane.ts';
+export { ClusterNetwork, EXTERNAL_CLIENT_IP, type DnsLookup, type LookupResult, type NodeCni, type PodHttpResult, type PodNetwork, type PodRef, type PodSockets, type RequestResult, type RouteHop } from './data-plane.ts';
 export { CLUSTER_DOMAIN, COREDNS_IMAGE_REPO, answerFromCache, corednsProgram, type CoreDnsOptions, type DnsAnswer, type DnsServer } from './coredns.ts';
 export { RouteTables, routeLine, type PodRoute, type RouteChange } from './routes.ts';
 export { inCidr, walkPacket, type Packet, type Trail, type Verdict } from './packet-walk.ts';

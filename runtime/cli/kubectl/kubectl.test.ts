@@ -432,6 +432,11 @@ describe('kubectl apply / create / delete', () => {
       { name: 'echo', image: 'registry.k8s.io/echo:2.0', resources: {} },
     ]);
     expect(d.spec.selector).toEqual({ matchLabels: { app: 'api' } });
+    // what follows "--" is the container's command (create_deployment.go), with one image only
+    kubectl(t, 'create deployment host --image=registry.k8s.io/e2e-test-images/agnhost:2.52 -- /agnhost serve-hostname --port=8080');
+    expect((t.objects.get('apps/deployments/default/host') as Deployment).spec.template.spec.containers[0]?.command).toEqual(['/agnhost', 'serve-hostname', '--port=8080']);
+    expect(kubectl(t, 'create deployment two --image=a --image=b -- sleep 1').stderr).toBe('error: cannot specify multiple --image options and command\n');
+    expect(kubectl(t, 'create deployment a b --image=a').stderr).toBe("error: exactly one NAME is required, got 2\nSee 'kubectl create deployment -h' for help and examples\n");
   });
   it('create poddisruptionbudget (pdb) builds the budget create_pdb.go builds, with its refusals', () => {
     const t = cluster();

@@ -86,11 +86,23 @@ export function runCreateGenerator(ctx: Ctx, done: () => void): void {
       ctx.error('required flag(s) "image" not set');
       return done();
     }
+    // create_deployment.go: what follows "--" is every container's command (with one image)
+    const dash = ctx.args.argsLenAtDash ?? -1;
+    const command = dash === 2 ? ctx.args.positionals.slice(2) : [];
+    if ((dash === -1 ? ctx.args.positionals.length - 1 : dash - 1) !== 1) {
+      ctx.error(`exactly one NAME is required, got ${dash === -1 ? ctx.args.positionals.length - 1 : dash - 1}\nSee 'kubectl create deployment -h' for help and examples`);
+      return done();
+    }
+    if (images.length > 1 && command.length > 0) {
+      ctx.error('cannot specify multiple --image options and command');
+      return done();
+    }
     obj = deploymentFor(
       name,
       images,
       flagInt(ctx.args, 'replicas') ?? 1,
       flagInt(ctx.args, 'port'),
+      command,
     );
   }
   if (info.kind === 'PodDisruptionBudget') {
@@ -138,6 +150,7 @@ export function deploymentFor(
   images: string[],
   replicas: number,
   port?: number,
+  command: string[] = [],
 ): Deployment {
   const labels = { app: name };
   const containers = images.map((image) => {
@@ -146,6 +159,7 @@ export function deploymentFor(
     return {
       name: base,
       image,
+      ...(command.length > 0 ? { command } : {}),
       resources: {},
       ...(port !== undefined ? { ports: [{ containerPort: port }] } : {}),
     };
