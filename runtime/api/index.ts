@@ -84,7 +84,7 @@ export {
 } from './fields/selectable.ts';
 export * from './validation/names.ts';
 export * from './status.ts';
-export { defaultObject, deepCopy } from './defaults/defaults.ts';
+export { applyDefaults, defaultObject, deepCopy } from './defaults/defaults.ts';
 export { defaultPodSpec, defaultPullPolicy } from './defaults/pod.ts';
 export { typeInvalid } from './field/errors.ts';
 export { validateObject } from './validation/validate.ts';

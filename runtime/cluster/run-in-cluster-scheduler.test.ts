@@ -114,6 +114,6 @@ describe('Run in cluster: the learner\'s Score plugins inside kube-scheduler', {
     };
     const run = await runSchedulerScenario(throwing, SEED);
     // the pod's generated suffix depends on every request before it (the seeded name generator), not on this test
-    expect(run.error).toMatch(/^LearnerCodeError: newBalancedAllocation\(\.\.\.\)\.score threw for pod "coredns-584f4bb89d-[a-z0-9]{5}" on node "worker-1": RangeError: fractions\[2\] is undefined$/);
+    expect(run.error).toMatch(/^LearnerCodeError: newBalancedAllocation\(\.\.\.\)\.score threw for pod "coredns-b66c85d5d-[a-z0-9]{5}" on node "worker-1": RangeError: fractions\[2\] is undefined$/);
   });
 });

@@ -86,9 +86,9 @@ describe('Run in cluster: a ReplicaSetReconciler drives a live cluster where a n
   });
 
   it.each([
-    ['a throw', () => { throw new TypeError('pods.filtr is not a function'); }, 'reconcileReplicaSet threw while syncing ReplicaSet "coredns-584f4bb89d": TypeError: pods.filtr is not a function'],
-    ['a malformed answer', () => ({ podsToCreate: -1, podsToDelete: [] }), 'reconcileReplicaSet returned podsToCreate = -1 (a whole number >= 0 is expected) for ReplicaSet "coredns-584f4bb89d"'],
-    ['undefined', () => undefined, 'reconcileReplicaSet returned undefined instead of { podsToCreate, podsToDelete } for ReplicaSet "coredns-584f4bb89d"'],
+    ['a throw', () => { throw new TypeError('pods.filtr is not a function'); }, 'reconcileReplicaSet threw while syncing ReplicaSet "coredns-b66c85d5d": TypeError: pods.filtr is not a function'],
+    ['a malformed answer', () => ({ podsToCreate: -1, podsToDelete: [] }), 'reconcileReplicaSet returned podsToCreate = -1 (a whole number >= 0 is expected) for ReplicaSet "coredns-b66c85d5d"'],
+    ['undefined', () => undefined, 'reconcileReplicaSet returned undefined instead of { podsToCreate, podsToDelete } for ReplicaSet "coredns-b66c85d5d"'],
   // the learner's reconciler runs the cluster's every ReplicaSet: CoreDNS's in kube-system is the first it meets
   ])('stops at %s from the learner code and names the function', async (_name, broken, message) => {
     const run = await runReplicaSetScenario(broken as unknown as ReplicaSetReconciler, SEED);

@@ -63,6 +63,14 @@ describe('Pod defaults', () => {
       },
     });
   });
+  it("defaults requests to limits in a Pod, never in a template (SetDefaults_Pod's rule)", () => {
+    const deployment = defaultObject({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: pod.spec } },
+    } as Deployment);
+    expect(deployment.spec.template.spec.containers[0]!.resources).toEqual({ limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '250m' } });
+    expect(deployment.spec.template.spec.containers[0]!.readinessProbe).toMatchObject({ timeoutSeconds: 1, periodSeconds: 10 });
+  });
   it('does not touch its input and keeps explicit values', () => {
     const d = defaultObject({ ...pod, spec: { ...pod.spec, restartPolicy: 'Never' } });
     expect(d.spec.restartPolicy).toBe('Never');

@@ -17,7 +17,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function defaultTemplate(t: PodTemplateSpec | undefined): void {
-  if (isObject(t) && isObject(t.spec)) defaultPodSpec(t.spec);
+  if (isObject(t) && isObject(t.spec)) defaultPodSpec(t.spec, false);
 }
 
 function defaultPod(p: Pod): void {
@@ -70,18 +70,30 @@ function defaultDaemonSet(ds: DaemonSet): void {
   defaultTemplate(spec.template);
 }
 
-/** SetDefaults_Service (+ the IP-family defaults the service registry applies on create). */
+/**
+ * SetDefaults_Service (+ the IP-family defaults the service registry applies on create): ClientIP
+ * affinity's 3-hour timeout (None drops any affinity config), Cluster traffic policies, and the
+ * external one for every externally accessible Service (apiservice.ExternallyAccessible: node
+ * ports, load balancers, and cluster IPs with external IPs).
+ */
 function defaultService(s: Service): void {
   if (!isObject(s.spec)) return;
   const spec = s.spec;
   spec.type ??= 'ClusterIP';
   spec.sessionAffinity ??= 'None';
+  if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
+  if (spec.sessionAffinity === 'ClientIP') {
+    const cfg = isObject(spec.sessionAffinityConfig) ? spec.sessionAffinityConfig : (spec.sessionAffinityConfig = {});
+    const clientIP = isObject(cfg.clientIP) ? cfg.clientIP : (cfg.clientIP = {});
+    clientIP.timeoutSeconds ??= 10800;
+  }
   for (const port of Array.isArray(spec.ports) ? spec.ports.filter(isObject) : []) {
     port.protocol ??= 'TCP';
     if (port.targetPort === undefined || port.targetPort === 0 || port.targetPort === '')
       port.targetPort = port.port;
   }
-  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer')
+  const externalIPs = Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0;
+  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || (spec.type === 'ClusterIP' && externalIPs))
     spec.externalTrafficPolicy ??= 'Cluster';
   if (spec.type !== 'ExternalName') {
     spec.internalTrafficPolicy ??= 'Cluster';
@@ -164,7 +176,12 @@ const BY_KIND: Record<string, (o: never) => void> = {
  */
 export function defaultObject<T extends KubeObject>(obj: T, kind: string = obj.kind ?? ''): T {
   const copy = deepCopy(obj);
-  const fn = BY_KIND[kind];
-  if (fn && isObject(copy)) fn(copy as never);
+  applyDefaults(copy, kind);
   return copy;
+}
+
+/** Defaults `obj` in place (the API server's decoded request body, which is its own copy already). */
+export function applyDefaults(obj: KubeObject, kind: string = obj.kind ?? ''): void {
+  const fn = BY_KIND[kind];
+  if (fn && isObject(obj)) fn(obj as never);
 }

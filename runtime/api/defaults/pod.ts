@@ -57,7 +57,7 @@ function canonicalizeQuantities(list: unknown): void {
   }
 }
 
-function defaultContainer(c: Container, hostNetwork: boolean): void {
+function defaultContainer(c: Container, hostNetwork: boolean, inPod: boolean): void {
   c.imagePullPolicy ??= defaultPullPolicy(typeof c.image === 'string' ? c.image : undefined);
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
@@ -67,8 +67,10 @@ function defaultContainer(c: Container, hostNetwork: boolean): void {
     canonicalizeQuantities(c.resources.requests);
   }
   // SetDefaults_Pod: a limit without a request requests the limit
+  // SetDefaults_Pod, not SetDefaults_PodSpec: requests default to limits in a Pod only, never in a
+  // template (defaults.go: "we only want this defaulting semantic to take place on a v1.Pod")
   const limits = isObject(c.resources) ? c.resources.limits : undefined;
-  if (isObject(limits) && Object.keys(limits).length > 0) {
+  if (inPod && isObject(limits) && Object.keys(limits).length > 0) {
     c.resources.requests ??= {};
     const requests: unknown = c.resources.requests;
     if (isObject(requests))
@@ -94,8 +96,8 @@ function defaultVolume(v: Volume): void {
   if (isObject(v.hostPath)) v.hostPath.type ??= '';
 }
 
-/** SetDefaults_PodSpec and its containers. */
-export function defaultPodSpec(spec: PodSpec): void {
+/** SetDefaults_PodSpec and its containers; `inPod` adds SetDefaults_Pod's (a template gets only the former). */
+export function defaultPodSpec(spec: PodSpec, inPod = true): void {
   if (!isObject(spec)) return;
   spec.restartPolicy ??= 'Always';
   spec.dnsPolicy ??= 'ClusterFirst';
@@ -106,7 +108,7 @@ export function defaultPodSpec(spec: PodSpec): void {
   // the deprecated field mirrors serviceAccountName on the wire (v1 conversion)
   if (spec.serviceAccountName !== undefined) spec.serviceAccount ??= spec.serviceAccountName;
   const hostNetwork = spec.hostNetwork === true;
-  for (const c of objects(spec.initContainers)) defaultContainer(c, hostNetwork);
-  for (const c of objects(spec.containers)) defaultContainer(c, hostNetwork);
+  for (const c of objects(spec.initContainers)) defaultContainer(c, hostNetwork, inPod);
+  for (const c of objects(spec.containers)) defaultContainer(c, hostNetwork, inPod);
   for (const v of objects(spec.volumes)) defaultVolume(v);
 }

@@ -6,11 +6,10 @@
 // deferred (AdmissionAttributes.onFinish, admission/finish.ts) runs with the write's outcome before
 // the answer: not stored after a refusal, an etcd error, a taken name or each lost GuaranteedUpdate try.
 import {
-  newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod, type Status,
+  applyDefaults, newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, newSuccess, rfc3339, type KubeObject, type Pod, type Status,
 } from '../../api/index.ts';
 import { AttemptsFinish, NOT_STORED, STORED, WriteFinish } from '../admission/finish.ts';
 import { decodeBody, encodeForStorage, jsonClone, storedTextOf } from '../encoding.ts';
-import { applyDefaults } from '../registry/defaults.ts';
 import { toRequestedVersion, toStorageVersion } from '../registry/event-conversion.ts';
 import { applyPatch, PATCH_TYPES, unsupportedPatchType } from '../registry/strategic-merge-patch.ts';
 import { prepareForCreate, prepareForUpdate } from '../registry/strategy.ts';

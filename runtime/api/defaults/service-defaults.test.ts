@@ -1,7 +1,7 @@
 // Server-side defaulting of a Service (pkg/apis/core/v1/defaults.go SetDefaults_Service): what
 // `kubectl get svc -o yaml` shows on a real cluster for each type.
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../api/index.ts';
+import type { KubeObject } from '../types/meta.ts';
 import { applyDefaults } from './defaults.ts';
 
 const service = (spec: Record<string, unknown>): KubeObject & { spec: Record<string, unknown> } =>
