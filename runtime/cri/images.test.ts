@@ -1,7 +1,7 @@
 // Which references the simulated registry has: official images only publish some tags, so a typo
 // like the Deployment docs' "nginx:1.161" is not found (and the kubelet reports ErrImagePull).
 import { describe, expect, it } from 'vitest';
-import { resolveImage } from './images.ts';
+import { behaviourFor, resolveImage } from './images.ts';
 
 describe('resolveImage', () => {
   it.each([
@@ -18,5 +18,22 @@ describe('resolveImage', () => {
     'example.com/app:v1', 'ghcr.io/inside-cp/crash-after:soon',
   ])('%s is not found', (image) => {
     expect(resolveImage(image)).toBeUndefined();
+  });
+});
+
+describe('behaviourFor busybox', () => {
+  const busybox = resolveImage('busybox:1.36')!;
+  it.each([
+    [[], { kind: 'exit', afterMs: 100, exitCode: 0 }],
+    [['sleep', '3600'], { kind: 'exit', afterMs: 3_600_000, exitCode: 0, ignoresSigterm: true }],
+    [['sleep', 'infinity'], { kind: 'serve', ignoresSigterm: true }],
+    [['sh', '-c', 'while true; do echo hi; sleep 5; done'], { kind: 'loop', body: 'echo hi; sleep 5', ignoresSigterm: true }],
+    [['sh', '-c', 'while true; do echo hi; sleep 5; done & wait'], { kind: 'serve', ignoresSigterm: true }],
+    [['wget', '-qO-', 'web'], { kind: 'program', argv: ['wget', '-qO-', 'web'], ignoresSigterm: true }],
+  ] as [string[], unknown][])('%j', (command, behaviour) => {
+    expect(behaviourFor(busybox, command)).toEqual(behaviour);
+  });
+  it('leaves other images to their own behaviour', () => {
+    expect(behaviourFor(resolveImage('nginx:1.27')!, ['nginx', '-g', 'daemon off;'])).toEqual({ kind: 'serve' });
   });
 });

@@ -11,7 +11,9 @@
 //   oom                  allocates past its memory limit after 2 s: OOMKilled, exit code 137
 //   ignore-sigterm       runs forever and ignores SIGTERM: a deletion waits the whole grace period
 // busybox runs its command: `sleep N` runs N seconds (and, as PID 1, ignores SIGTERM, as the real
-// one does); with no command it runs `sh`, which exits 0 at once.
+// one does); `sh -c "while true; do ...; done"` runs its body until it is killed; any other command
+// runs in busybox's userland (userland.ts: echo, wget, nslookup, scripts...) and its output is the
+// container's log; with no command it runs `sh`, which exits 0 at once.
 
 /** What a container of this image does once started. */
 export type ImageBehaviour =
@@ -19,7 +21,11 @@ export type ImageBehaviour =
   | { kind: 'exit'; afterMs: number; exitCode: number; ignoresSigterm?: boolean }
   | { kind: 'never-ready' }
   | { kind: 'unhealthy-after'; afterMs: number }
-  | { kind: 'oom'; afterMs: number };
+  | { kind: 'oom'; afterMs: number }
+  /** Runs its command in the image's userland (userland.ts), writes what it prints, exits with its code. */
+  | { kind: 'program'; argv: readonly string[]; ignoresSigterm: true }
+  /** `sh -c "while true; do BODY; done"`: runs BODY again and again until it is killed. */
+  | { kind: 'loop'; body: string; ignoresSigterm: true };
 
 export interface ImageSpec {
   /** Fully qualified reference: docker.io/library/nginx:1.27. */
@@ -190,9 +196,18 @@ export function resolveImage(image: string): ImageSpec | undefined {
   return { ref, digest: fakeDigest(ref), sizeBytes: known.sizeBytes, behaviour: { kind: 'serve' }, logs: known.logs };
 }
 
-/** busybox-style images run their command: `sleep N` runs N s and ignores SIGTERM; `sh` exits 0. */
+/**
+ * busybox runs its command: `sleep N` runs N s and ignores SIGTERM (as PID 1 does); a shell loop
+ * that never ends (`while true; do ...; done`) runs its body until it is killed; any other command runs in the busybox
+ * userland (echo, wget, nslookup, `sh -c` scripts...) and exits with its code; `sh` exits 0.
+ */
 export function behaviourFor(spec: ImageSpec, command: readonly string[]): ImageBehaviour {
   if (!spec.ref.startsWith('docker.io/library/busybox')) return spec.behaviour;
+  const shellScript = (command[0] === 'sh' || command[0] === '/bin/sh') && command[1] === '-c' ? command[2] ?? '' : undefined;
+  if (shellScript !== undefined && /\bwhile\s+(true|:)\s*;/.test(shellScript)) {
+    const loop = /^\s*while\s+(?:true|:)\s*;\s*do\s+(.*?)\s*;?\s*done\s*;?\s*$/s.exec(shellScript);
+    return loop ? { kind: 'loop', body: loop[1]!, ignoresSigterm: true } : { kind: 'serve', ignoresSigterm: true };
+  }
   const sleep = command.findIndex((word) => word === 'sleep');
   if (sleep >= 0) {
     const arg = command[sleep + 1] ?? '';
@@ -200,5 +215,6 @@ export function behaviourFor(spec: ImageSpec, command: readonly string[]): Image
     const seconds = Number(arg.replace(/s$/, ''));
     if (Number.isFinite(seconds) && seconds > 0) return { kind: 'exit', afterMs: seconds * 1000, exitCode: 0, ignoresSigterm: true };
   }
+  if (command.length > 0) return { kind: 'program', argv: command, ignoresSigterm: true };
   return { kind: 'exit', afterMs: 100, exitCode: 0 };
 }

@@ -6,7 +6,7 @@
 import { rfc3339 } from '../api/index.ts';
 import { behaviourFor, normalizeImageRef, resolveImage, type ImageBehaviour, type ImageSpec } from './images.ts';
 import { httpServerOf, type HttpServer } from './servers.ts';
-import { execInUserland, extraProgramsOf, userlandOf, type ExecEnvironment, type ExecResult } from './userland.ts';
+import { execInUserland, extraProgramsOf, userlandOf, type ExecEnvironment, type ExecOutput, type ExecResult } from './userland.ts';
 
 export interface CriHost {
   now(): number;
@@ -51,8 +51,10 @@ export interface ContainerInfo {
   startedAtMs?: number;
   finishedAtMs?: number;
   exitCode?: number;
-  /** Completed (exit 0), Error, OOMKilled: the terminated reason the kubelet reports. */
+  /** Completed (exit 0), Error, OOMKilled, StartError: the terminated reason the kubelet reports. */
   reason?: string;
+  /** The runtime's word on a start that failed (the terminated state's message). */
+  message?: string;
 }
 
 export interface ContainerConfig {
@@ -60,6 +62,8 @@ export interface ContainerConfig {
   image: string;
   command?: readonly string[];
   memoryLimitBytes?: number;
+  /** What its process sees (environment, the kubelet's /etc files, the pod network); programs need it. */
+  env?: ExecEnvironment;
 }
 
 export type PullResult =
@@ -89,9 +93,12 @@ interface Container {
   timer?: { cancel(): void };
   /** The web server its process runs, if any (what answers a connection to the pod on its port). */
   server?: HttpServer;
+  env?: ExecEnvironment;
 }
 
 export const OOM_EXIT_CODE = 137;
+/** What containerd reports for a container whose process never started. */
+const START_ERROR_EXIT_CODE = 128;
 const SIGKILL_EXIT_CODE = 137;
 /** How long a well-behaved process takes to exit after SIGTERM. */
 const SIGTERM_EXIT_MS = 100;
@@ -237,6 +244,7 @@ export class ContainerRuntime {
       },
       behaviour: behaviourFor(spec, config.command ?? []),
       server: httpServerOf(spec.ref, config.command ?? []),
+      ...(config.env ? { env: config.env } : {}),
       log: [],
       startLines: spec.logs,
       ...(config.memoryLimitBytes !== undefined ? { memoryLimitBytes: config.memoryLimitBytes } : {}),
@@ -255,6 +263,8 @@ export class ContainerRuntime {
     const b = c.behaviour;
     if (b.kind === 'exit') c.timer = this.host.setTimer(b.afterMs, () => this.exit(c, b.exitCode, b.exitCode === 0 ? 'Completed' : 'Error'));
     if (b.kind === 'oom') c.timer = this.host.setTimer(b.afterMs, () => this.exit(c, OOM_EXIT_CODE, 'OOMKilled'));
+    if (b.kind === 'program') return this.runProgram(c, b.argv);
+    if (b.kind === 'loop') this.runLoop(c, b.body);
     this.changed();
     return { ok: true };
   }
@@ -322,6 +332,51 @@ export class ContainerRuntime {
   }
 
   /**
+   * The container's command as its process: runc cannot start a program the image lacks (the start
+   * fails, exit code 128, reason StartError, containerd's message); otherwise its output is written
+   * when the script writes it and it exits with its code once its time is up.
+   */
+  private runProgram(c: Container, argv: readonly string[]): { ok: true } | { ok: false; message: string } {
+    const ref = c.info.imageRef;
+    const result = execInUserland(userlandOf(ref), argv, c.env ?? { hostname: '', env: [], files: {} }, extraProgramsOf(ref));
+    if ('startError' in result) {
+      const message = `failed to create containerd task: failed to create shim task: ${result.startError.replace('OCI runtime exec failed: exec failed:', 'OCI runtime create failed: runc create failed:')}`;
+      // the exit event comes after StartContainer has answered, as containerd's event stream does
+      this.exit(c, START_ERROR_EXIT_CODE, 'StartError', false, message);
+      this.host.setTimer(0, () => { for (const listener of this.exitListeners) listener({ ...c.info }); });
+      return { ok: false, message };
+    }
+    this.writeOutput(c, result);
+    c.timer = this.host.setTimer(result.durationMs, () => this.exit(c, result.exitCode, result.exitCode === 0 ? 'Completed' : 'Error'));
+    this.changed();
+    return { ok: true };
+  }
+
+  /** A shell's endless loop: one pass of the body, then the next once its time is up (a pass that takes no time runs once). */
+  private runLoop(c: Container, body: string): void {
+    const ref = c.info.imageRef;
+    const pass = (): void => {
+      if (c.info.state !== 'running') return;
+      const result = execInUserland(userlandOf(ref), ['sh', '-c', body], c.env ?? { hostname: '', env: [], files: {} }, extraProgramsOf(ref));
+      if ('startError' in result) return;
+      this.writeOutput(c, result);
+      if (result.durationMs > 0) c.timer = this.host.setTimer(result.durationMs, pass);
+    };
+    pass();
+  }
+
+  /** A program's output into the container's log, each piece when the program wrote it. */
+  private writeOutput(c: Container, result: ExecOutput): void {
+    for (const w of result.writes ?? [{ atMs: 0, text: result.stdout + result.stderr }]) {
+      const lines = w.text.split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      const write = (): void => { if (c.info.state === 'running') for (const line of lines) this.write(c, line); };
+      if (w.atMs === 0) write();
+      else this.host.setTimer(w.atMs, write);
+    }
+  }
+
+  /**
    * Exec: runs argv in a running container (what containerd does for the kubelet's streaming
    * exec). A program the image lacks fails to start, with containerd's wrapping of runc's error
    * around a fresh exec ID; a container that is not running has no process to join.
@@ -363,12 +418,13 @@ export class ContainerRuntime {
     c.log.push({ atMs, text: text.includes('{time}') ? text.replaceAll('{time}', logClock(atMs)) : text });
   }
 
-  private exit(c: Container, exitCode: number, reason: string, notify = true): void {
+  private exit(c: Container, exitCode: number, reason: string, notify = true, message?: string): void {
     c.timer?.cancel();
     c.info.state = 'exited';
     c.info.finishedAtMs = this.host.now();
     c.info.exitCode = exitCode;
     c.info.reason = reason;
+    if (message !== undefined) c.info.message = message;
     if (notify) for (const listener of this.exitListeners) listener({ ...c.info });
     this.changed();
   }

@@ -44,6 +44,11 @@ export interface ExecOutput {
   stderr: string;
   exitCode: number;
   durationMs: number;
+  /**
+   * When each piece of output was written, in ms after the start (a script's `sleep` delays what
+   * follows it); absent when everything was written at the start.
+   */
+  writes?: { atMs: number; text: string }[];
 }
 
 /** runc could not start the process (the exec fails; nothing ran). */
@@ -212,17 +217,20 @@ function runShell(image: Image, shell: string, args: readonly string[], env: Exe
     }
     const name = cmd.replace(/^\/(usr\/)?(local\/)?s?bin\//, '');
     if (UNSIMULATED[userland].has(name)) {
+      (out.writes ??= []).push({ atMs: out.durationMs, text: unsimulated(name) });
       out.stderr += unsimulated(name);
       last = UNSIMULATED_EXIT;
       continue;
     }
     if (!has(image, name)) {
+      (out.writes ??= []).push({ atMs: out.durationMs, text: commandNotFound(userland, shell, cmd) });
       out.stderr += commandNotFound(userland, shell, cmd);
       last = 127;
       continue;
     }
     const step: ExecOutput = { stdout: '', stderr: '', exitCode: 0, durationMs: 0 };
     runProgram(image, name, rest, env, step);
+    if (step.stdout + step.stderr !== '') (out.writes ??= []).push({ atMs: out.durationMs, text: step.stdout + step.stderr });
     out.stdout += step.stdout;
     out.stderr += step.stderr;
     out.durationMs += step.durationMs;

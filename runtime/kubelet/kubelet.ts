@@ -10,6 +10,7 @@ import { SharedInformer, createEventRecorder, restListerWatcher, type EventRecor
 import { execInUserland, resolveImage, type ContainerRuntime, type ExecResult, type LogEntry } from '../cri/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
 import type { NodeCni } from '../network/index.ts';
+import type { ContainerEnvironmentConfig } from './container-env.ts';
 import { execRoute } from './exec-server.ts';
 import { containerLogsRoute } from './log-server.ts';
 import { MirrorPods } from './mirror-pods.ts';
@@ -61,7 +62,13 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
     recordNodeEvent: (reason, message) => recorder.eventf(nodeRef, 'Normal', reason, '%s', message),
   });
   const pods = new SharedInformer<Pod>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'pods', fieldSelector: `spec.nodeName=${o.nodeName}` }));
-  const workers = new PodWorkers(ctx, { client: o.restClient, cri: o.cri, cni: o.cni, nodeIP: o.nodeIP, recorder, lister: pods.lister, networkError,
+  const environment: ContainerEnvironmentConfig = {
+    clusterDNS: o.clusterDNS ?? '10.96.0.10', clusterDomain: o.clusterDomain ?? 'cluster.local',
+    // the node's own resolver: the simulated machines' network gateway
+    hostResolvConf: 'nameserver 192.168.49.1\n',
+    podNetwork: (podIP) => o.cni.podNetwork(podIP),
+  };
+  const workers = new PodWorkers(ctx, { client: o.restClient, cri: o.cri, cni: o.cni, nodeIP: o.nodeIP, recorder, lister: pods.lister, networkError, environment,
     ...(o.initialNode?.status?.allocatable ? { allocatable: o.initialNode.status.allocatable } : {}) });
   const mirrors = o.staticPods && new MirrorPods(ctx, {
     client: o.restClient, lister: pods.lister, synced: () => pods.hasSynced, source: o.staticPods, nodeName: o.nodeName, nodeIP: o.nodeIP,
@@ -86,10 +93,7 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   const exec = execRoute(ctx, {
     pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri,
     staticExec: (pod, _container, argv) => staticPodExec(ctx, o, pod, argv),
-    clusterDNS: o.clusterDNS ?? '10.96.0.10', clusterDomain: o.clusterDomain ?? 'cluster.local',
-    // the node's own resolver: the simulated machines' network gateway
-    hostResolvConf: 'nameserver 192.168.49.1\n',
-    podNetwork: (podIP) => o.cni.podNetwork(podIP),
+    environment,
   });
   ctx.onMessage((msg: unknown, from: string) => {
     if (!logsRoute(msg, from)) exec(msg, from);

@@ -11,6 +11,7 @@ import { admitPod } from './admission.ts';
 import { adoptFromRuntime, restartCountsAfterReboot } from './adopt.ts';
 import { formatPod } from './format.ts';
 import { ProbeManager } from './probes.ts';
+import { containerEnvironment, type ContainerEnvironmentConfig } from './container-env.ts';
 import { NETWORK_NOT_READY_ERROR_MSG, NETWORK_NOT_READY_RETRY_MS } from './runtime-state.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
 import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
@@ -26,6 +27,8 @@ export interface PodWorkersDeps {
   allocatable?: Record<string, string>;
   /** The container runtime's network error (runtime-state.ts); undefined when the pod network is ready. */
   networkError?: () => string | undefined;
+  /** What the kubelet sets up for containers' processes (their environment, /etc files, pod network). */
+  environment?: ContainerEnvironmentConfig;
 }
 
 /**
@@ -253,6 +256,7 @@ export class PodWorkers {
     const created = this.d.cri.createContainer(w.sandboxId ?? '', {
       name: c.name, image: c.image ?? '', command: [...(c.command ?? []), ...(c.args ?? [])],
       ...(parsed?.ok ? { memoryLimitBytes: parsed.quantity.value() } : {}),
+      ...(this.d.environment ? { env: containerEnvironment(this.d.environment, w.pod, c.name, w.pod.spec.hostNetwork ? undefined : w.podIP) } : {}),
     });
     if (!created.ok) {
       rec.waiting = { reason: 'CreateContainerError', message: created.message };
@@ -265,12 +269,14 @@ export class PodWorkers {
       rec.restartCount++;
     }
     this.event(w.pod, c.name, 'Normal', 'Created', `Created container: ${c.name}`);
-    this.d.cri.startContainer(created.id);
+    const started = this.d.cri.startContainer(created.id);
     rec.current = this.d.cri.containerStatus(created.id);
     delete rec.waiting;
     rec.ready = !c.readinessProbe;
     rec.started = !c.startupProbe;
-    this.event(w.pod, c.name, 'Normal', 'Started', `Started container ${c.name}`);
+    // kuberuntime startContainer: a start the runtime refused is a Failed event (the exit, reason StartError, restarts it)
+    if (started.ok) this.event(w.pod, c.name, 'Normal', 'Started', `Started container ${c.name}`);
+    else this.event(w.pod, c.name, 'Warning', 'Failed', `Error: ${started.message}`);
     this.probes.containerStarted(w.key, c, created.id, rec);
     this.writeStatus(w);
   }

@@ -48,6 +48,7 @@ function terminatedOf(info: ContainerInfo): NonNullable<ContainerState['terminat
   return {
     exitCode: info.exitCode ?? 0,
     reason: info.reason ?? 'Error',
+    ...(info.message ? { message: info.message } : {}),
     startedAt: rfc3339(info.startedAtMs ?? info.createdAtMs),
     finishedAt: rfc3339(info.finishedAtMs ?? info.createdAtMs),
     containerID: `containerd://${info.id}`,

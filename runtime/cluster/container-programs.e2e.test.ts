@@ -1,0 +1,39 @@
+// busybox containers run their command: what it prints is the container's log, when it printed it,
+// and its exit code is the container's; a program the image lacks never starts (StartError).
+import { describe, expect, it } from 'vitest';
+import { createCluster } from './index.ts';
+
+describe("a busybox container's command", () => {
+  it('runs in the pod: its output is the log, its exit code the container status', async () => {
+    const cluster = createCluster({ seed: 11, workers: [{}] });
+    await cluster.kubectl('create deployment web --image=nginx:1.27');
+    await cluster.kubectl('expose deployment web --port=80');
+    await cluster.advance(20_000);
+    await cluster.kubectl('run client --image=busybox:1.36 --restart=Never -- wget -qO- web');
+    await cluster.kubectl('run slow --image=busybox:1.36 --restart=Never -- sh -c "echo start; sleep 5; echo end; exit 2"');
+    await cluster.kubectl('run loop --image=busybox:1.36 -- sh -c "while true; do echo tick; sleep 10; done"');
+    await cluster.advance(40_000);
+    const status = async (pod: string) => (await cluster.kubectl(`get pod ${pod} --no-headers`)).stdout.split(/\s+/)[2];
+    expect(await status('client')).toBe('Completed');
+    expect((await cluster.kubectl('logs client')).stdout.split('\n')[3]).toBe('<title>Welcome to nginx!</title>');
+    expect(await status('slow')).toBe('Error');
+    expect((await cluster.kubectl('get pod slow -o jsonpath={.status.containerStatuses[0].state.terminated.exitCode}')).stdout).toBe('2');
+    const times = (await cluster.kubectl('logs slow --timestamps')).stdout.trim().split('\n').map((l) => Date.parse(l.split(' ')[0]!));
+    expect((await cluster.kubectl('logs slow')).stdout).toBe('start\nend\n');
+    expect(times[1]! - times[0]!).toBe(5_000);
+    expect(await status('loop')).toBe('Running');
+    const ticks = (await cluster.kubectl('logs loop')).stdout.trim().split('\n');
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(ticks)).toEqual(new Set(['tick']));
+  });
+
+  it('a program the image lacks fails to start: StartError, exit code 128, and a Failed event', async () => {
+    const cluster = createCluster({ seed: 12, workers: [{}] });
+    await cluster.kubectl('run bad --image=busybox:1.36 --restart=Never -- curl web');
+    await cluster.advance(20_000);
+    const terminated = JSON.parse((await cluster.kubectl('get pod bad -o jsonpath={.status.containerStatuses[0].state.terminated}')).stdout) as Record<string, unknown>;
+    const message = 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "curl": executable file not found in $PATH: unknown';
+    expect(terminated).toMatchObject({ exitCode: 128, reason: 'StartError', message });
+    expect((await cluster.kubectl('get events --field-selector reason=Failed -o jsonpath={.items[0].message}')).stdout).toBe(`Error: ${message}`);
+  });
+});

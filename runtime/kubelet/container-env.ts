@@ -1,0 +1,63 @@
+// What the kubelet sets up for a container's processes (its main process and anything exec'd into
+// it): the hostname, the environment (PATH, HOSTNAME, the container's literal env values, HOME), the
+// files it mounts: /etc/hosts (kubelet_pods.go managedHostsFileContent), /etc/resolv.conf (dns.go
+// for the pod's dnsPolicy) and /etc/hostname, and the pod's network namespace.
+import type { Pod } from '../api/index.ts';
+import type { ExecEnvironment, PodNetworkAccess } from '../cri/index.ts';
+
+export interface ContainerEnvironmentConfig {
+  /** KubeletConfiguration clusterDNS and clusterDomain. */
+  clusterDNS: string;
+  clusterDomain: string;
+  /** The node's own resolv.conf (what dnsPolicy Default and host-network pods get). */
+  hostResolvConf: string;
+  /** The network namespace of the pod with this IP (the CNI plugin's). */
+  podNetwork?(podIP: string): PodNetworkAccess;
+}
+
+const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** What the container's process sees (its spec's env values; valueFrom sources are not resolved here). */
+export function containerEnvironment(d: ContainerEnvironmentConfig, pod: Pod, container: string, podIP: string | undefined): ExecEnvironment {
+  const name = pod.metadata.name ?? '';
+  const hostname = (pod.spec.hostname ?? name).slice(0, 63);
+  const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === container);
+  const env: [string, string][] = [['PATH', PATH], ['HOSTNAME', hostname]];
+  for (const e of spec?.env ?? []) if (e.value !== undefined) env.push([e.name, e.value]);
+  if (!env.some(([k]) => k === 'HOME')) env.push(['HOME', '/root']);
+  const network = podIP && !pod.spec.hostNetwork ? d.podNetwork?.(podIP) : undefined;
+  return {
+    hostname,
+    env,
+    ...(network ? { network } : {}),
+    files: {
+      '/etc/hostname': `${hostname}\n`,
+      '/etc/hosts': hostsFile(pod, hostname),
+      '/etc/resolv.conf': resolvConf(d, pod),
+    },
+  };
+}
+
+/** managedHostsFileContent: the header, localhost lines, the pod's IPs with its (FQDN and) hostname. */
+function hostsFile(pod: Pod, hostname: string): string {
+  if (pod.spec.hostNetwork) return '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n';
+  let text = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
+  const ips = (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip) => ip !== '');
+  if (ips.length === 0 && pod.status?.podIP) ips.push(pod.status.podIP);
+  const subdomain = pod.spec.subdomain;
+  const domain = subdomain ? `${subdomain}.${pod.metadata.namespace ?? 'default'}.svc.cluster.local` : '';
+  for (const ip of ips) text += domain ? `${ip}\t${hostname}.${domain}\t${hostname}\n` : `${ip}\t${hostname}\n`;
+  return text;
+}
+
+/** dns.go GetPodDNS: ClusterFirst pods ask the cluster DNS with the namespace's search list; others get the node's file. */
+function resolvConf(d: ContainerEnvironmentConfig, pod: Pod): string {
+  const policy = pod.spec.dnsPolicy ?? 'ClusterFirst';
+  const clusterFirst = policy === 'ClusterFirstWithHostNet' || (policy === 'ClusterFirst' && !pod.spec.hostNetwork);
+  // None takes everything from spec.dnsConfig, which this simulation's Pod type does not carry
+  if (policy === 'None') return '';
+  if (!clusterFirst) return d.hostResolvConf;
+  const ns = pod.metadata.namespace ?? 'default';
+  const domain = d.clusterDomain;
+  return `search ${ns}.svc.${domain} svc.${domain} ${domain}\nnameserver ${d.clusterDNS}\noptions ndots:5\n`;
+}
