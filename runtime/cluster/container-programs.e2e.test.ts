@@ -36,4 +36,29 @@ describe("a busybox container's command", () => {
     expect(terminated).toMatchObject({ exitCode: 128, reason: 'StartError', message });
     expect((await cluster.kubectl('get events --field-selector reason=Failed -o jsonpath={.items[0].message}')).stdout).toBe(`Error: ${message}`);
   });
+
+  it('kubectl run -i --rm: attached to its output, passes on its exit code, then deleted', async () => {
+    const cluster = createCluster({ seed: 13, workers: [{}] });
+    await cluster.kubectl('create deployment web --image=nginx:1.27');
+    await cluster.kubectl('expose deployment web --port=80');
+    await cluster.advance(20_000);
+    const fetched = await cluster.kubectl('run t1 --rm -i --image=busybox:1.36 --restart=Never -- wget -qO- web');
+    expect(fetched.exitCode).toBe(0);
+    expect(fetched.stdout).toContain('<title>Welcome to nginx!</title>');
+    expect(fetched.stdout.endsWith('</html>\npod "t1" deleted\n')).toBe(true);
+    expect(fetched.stderr).toBe("If you don't see a command prompt, try pressing enter.\n");
+    const failed = await cluster.kubectl('run t2 --rm -it --image=busybox:1.36 --restart=Never -- sh -c "sleep 3; echo hello; exit 3"');
+    expect(failed).toEqual({
+      stdout: 'hello\npod "t2" deleted\n',
+      stderr: "Unable to use a TTY - input is not a terminal or the right kind of file\nIf you don't see a command prompt, try pressing enter.\npod default/t2 terminated (Error)\n",
+      exitCode: 3,
+    });
+    // -i defaults the restart policy to OnFailure; the pod stays without --rm
+    expect((await cluster.kubectl('run t3 -i --image=busybox:1.36 -- echo hi')).stdout).toBe('hi\n');
+    expect((await cluster.kubectl('get pod t3 -o jsonpath={.spec.restartPolicy}')).stdout).toBe('OnFailure');
+    expect((await cluster.kubectl('get pods t1 t2')).stderr).toBe('Error from server (NotFound): pods "t1" not found\nError from server (NotFound): pods "t2" not found\n');
+    const usage = "\nSee 'kubectl run -h' for help and examples\n";
+    expect((await cluster.kubectl('run t4 --rm --image=busybox:1.36 --restart=Never -- echo hi')).stderr).toBe(`error: --rm should only be used for attached containers${usage}`);
+    expect((await cluster.kubectl('run t5 -t --image=busybox:1.36 -- echo hi')).stderr).toBe(`error: -i/--stdin is required for containers with -t/--tty=true${usage}`);
+  });
 });

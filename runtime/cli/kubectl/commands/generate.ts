@@ -8,7 +8,9 @@ import type { Container, Deployment, KubeObject, Pod, Protocol, Service, Service
 import { lookupResource } from '../../../api/index.ts';
 import { flagBool, flagString, flagStrings } from '../args.ts';
 import type { Ctx } from '../context.ts';
+import { gvr } from '../context.ts';
 import { createObject } from './apply.ts';
+import { attachRefusal, attachToRun, attaches } from './run-attach.ts';
 import { fetchTargets } from './targets.ts';
 
 // ---------------------------------------------------------------- run
@@ -40,7 +42,8 @@ export function podForRun(ctx: Ctx): { ok: true; pod: Pod } | { ok: false; error
     if ('invalid' in parsed) return { ok: false, error: `invalid label spec: ${parsed.invalid}` };
     labels = parsed;
   }
-  const restart = flagString(ctx.args, 'restart') ?? 'Always';
+  // run.go getRestartPolicy: OnFailure when attaching stdin (-i), else Always
+  const restart = flagString(ctx.args, 'restart') ?? (flagBool(ctx.args, 'stdin') ? 'OnFailure' : 'Always');
   if (!['Always', 'OnFailure', 'Never'].includes(restart))
     return { ok: false, error: `invalid restart policy: ${restart}` };
   const container: Container = { name, image, resources: {} };
@@ -76,16 +79,28 @@ export function podForRun(ctx: Ctx): { ok: true; pod: Pod } | { ok: false; error
 }
 
 export function runRun(ctx: Ctx, done: () => void): void {
-  if (flagBool(ctx.args, 'stdin') || flagBool(ctx.args, 'tty') || flagBool(ctx.args, 'rm')) {
-    ctx.error('attaching to a container (-i, -t, --rm) is not available in this simulation: the containers here run no real programs');
-    return done();
-  }
   const built = podForRun(ctx);
   if (!built.ok) {
     ctx.error(built.error);
     return done();
   }
+  const refusal = attachRefusal(ctx);
+  if (refusal !== undefined) {
+    ctx.error(refusal);
+    return done();
+  }
   const info = lookupResource('pods')!;
+  if (attaches(ctx)) {
+    // run.go prints no "created" line when it attaches: what follows is the container's output
+    ctx.request({ verb: 'create', resource: gvr(info), namespace: ctx.namespace, body: built.pod }, (res) => {
+      if (!res.ok) {
+        ctx.statusError(res.status);
+        return done();
+      }
+      attachToRun(ctx, res.body as Pod, done);
+    });
+    return;
+  }
   if (!flagBool(ctx.args, 'expose')) return createObject(ctx, built.pod, info, 'created', done);
   // --expose: the Service first (run.go generateService), then the Pod
   const port = built.pod.spec.containers[0]!.ports?.[0]?.containerPort;
