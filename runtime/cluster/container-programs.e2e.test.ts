@@ -21,6 +21,11 @@ describe("a busybox container's command", () => {
     const times = (await cluster.kubectl('logs slow --timestamps')).stdout.trim().split('\n').map((l) => Date.parse(l.split(' ')[0]!));
     expect((await cluster.kubectl('logs slow')).stdout).toBe('start\nend\n');
     expect(times[1]! - times[0]!).toBe(5_000);
+    // the kubelet's hosts file names the sandbox's IP even before any status carried it
+    await cluster.kubectl('run hosts --image=busybox:1.36 --restart=Never -- cat /etc/hosts');
+    await cluster.advance(10_000);
+    const ip = (await cluster.kubectl('get pod hosts -o jsonpath={.status.podIP}')).stdout;
+    expect((await cluster.kubectl('logs hosts')).stdout.endsWith(`fe00::2\tip6-allrouters\n${ip}\thosts\n`)).toBe(true);
     expect(await status('loop')).toBe('Running');
     const ticks = (await cluster.kubectl('logs loop')).stdout.trim().split('\n');
     expect(ticks.length).toBeGreaterThanOrEqual(3);

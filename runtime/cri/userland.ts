@@ -1,5 +1,5 @@
-// What `kubectl exec` finds inside a container: the programs its image ships and what they print.
-// The runtime runs an exec'd command the way runc does (CRI Exec): the first word is looked up on
+// What a container's processes find inside it (an exec'd command, or busybox's own command): the
+// programs its image ships and what they print. The first word is looked up on
 // the container's PATH; a missing program fails the exec before anything runs, with runc's
 // "executable file not found in $PATH" text. The programs are small and honest about their scope:
 // echo, cat of the files the kubelet and runtime put in every container, env/printenv, hostname,
@@ -71,8 +71,8 @@ const PROGRAMS: Record<Userland, ReadonlySet<string>> = {
 };
 
 /**
- * Programs the real images have that this simulation does not run (no file tree, no network tools
- * yet): they answer that plainly instead of pretending the image lacks them.
+ * Programs the real images have that this simulation does not run (there is no file tree or
+ * process table to show): they answer that plainly instead of pretending the image lacks them.
  */
 const UNSIMULATED: Record<Userland, ReadonlySet<string>> = {
   debian: new Set(['ls', 'ps', 'date', 'id', 'uname']),

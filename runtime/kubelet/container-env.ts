@@ -32,20 +32,22 @@ export function containerEnvironment(d: ContainerEnvironmentConfig, pod: Pod, co
     ...(network ? { network } : {}),
     files: {
       '/etc/hostname': `${hostname}\n`,
-      '/etc/hosts': hostsFile(pod, hostname),
+      '/etc/hosts': hostsFile(pod, hostname, podIP, d.clusterDomain),
       '/etc/resolv.conf': resolvConf(d, pod),
     },
   };
 }
 
-/** managedHostsFileContent: the header, localhost lines, the pod's IPs with its (FQDN and) hostname. */
-function hostsFile(pod: Pod, hostname: string): string {
+/**
+ * managedHostsFileContent: the header, localhost lines, the pod's IP with its (FQDN and) hostname.
+ * The IP is the sandbox's (known before the status carrying it is written).
+ */
+function hostsFile(pod: Pod, hostname: string, podIP: string | undefined, clusterDomain: string): string {
   if (pod.spec.hostNetwork) return '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n';
   let text = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
-  const ips = (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip) => ip !== '');
-  if (ips.length === 0 && pod.status?.podIP) ips.push(pod.status.podIP);
+  const ips = podIP ? [podIP] : [];
   const subdomain = pod.spec.subdomain;
-  const domain = subdomain ? `${subdomain}.${pod.metadata.namespace ?? 'default'}.svc.cluster.local` : '';
+  const domain = subdomain ? `${subdomain}.${pod.metadata.namespace ?? 'default'}.svc.${clusterDomain}` : '';
   for (const ip of ips) text += domain ? `${ip}\t${hostname}.${domain}\t${hostname}\n` : `${ip}\t${hostname}\n`;
   return text;
 }
