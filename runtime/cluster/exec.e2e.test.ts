@@ -7,8 +7,17 @@ import { createCluster } from './index.ts';
 describe('kubectl exec', () => {
   it("runs a command in a pod's container and passes on its output and exit code", async () => {
     const cluster = createCluster({ seed: 7, workers: [{}] });
+    await cluster.kubectl('create service clusterip my-db --tcp=5432:5432');
+    await cluster.advance(2_000);
     await cluster.kubectl('run bb --image=busybox:1.36 --env=GREETING=hi -- sleep 3600');
     await cluster.advance(20_000);
+    await cluster.kubectl('create service clusterip later --tcp=80:80');
+    // the Services that existed when the container started, as docker-links variables (envvars.go)
+    const dbIP = (await cluster.kubectl('get svc my-db -o jsonpath={.spec.clusterIP}')).stdout;
+    expect((await cluster.kubectl('exec bb -- printenv KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT_HTTPS MY_DB_SERVICE_HOST MY_DB_SERVICE_PORT_5432_5432 MY_DB_PORT MY_DB_PORT_5432_TCP_ADDR')).stdout).toBe(
+      `10.96.0.1\n443\n${dbIP}\n5432\ntcp://${dbIP}:5432\n${dbIP}\n`,
+    );
+    expect((await cluster.kubectl('exec bb -- printenv LATER_SERVICE_HOST')).exitCode).toBe(1);
     const ip = (await cluster.kubectl('get pod bb -o jsonpath={.status.podIP}')).stdout;
     expect(ip).toMatch(/^10\.244\.\d+\.\d+$/);
     expect(await cluster.kubectl('exec bb -- hostname')).toEqual({ stdout: 'bb\n', stderr: '', exitCode: 0 });

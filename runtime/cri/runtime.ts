@@ -384,7 +384,8 @@ export class ContainerRuntime {
   exec(id: string, argv: readonly string[], env: ExecEnvironment): ExecResult {
     const c = this.containers.get(id);
     if (c?.info.state !== 'running') return { startError: `container ${id} is not running` };
-    const result = execInUserland(userlandOf(c.info.imageRef), argv, env, extraProgramsOf(c.info.imageRef));
+    // an exec'd process inherits the container's environment (its OCI spec's), as set at its start
+    const result = execInUserland(userlandOf(c.info.imageRef), argv, c.env ?? env, extraProgramsOf(c.info.imageRef));
     if ('startError' in result) return { startError: `failed to exec in container: failed to start exec "${this.newId()}": ${result.startError}` };
     return result;
   }

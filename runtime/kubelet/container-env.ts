@@ -2,8 +2,9 @@
 // it): the hostname, the environment (PATH, HOSTNAME, the container's literal env values, HOME), the
 // files it mounts: /etc/hosts (kubelet_pods.go managedHostsFileContent), /etc/resolv.conf (dns.go
 // for the pod's dnsPolicy) and /etc/hostname, and the pod's network namespace.
-import type { Pod } from '../api/index.ts';
+import type { Pod, Service } from '../api/index.ts';
 import type { ExecEnvironment, PodNetworkAccess } from '../cri/index.ts';
+import { serviceEnvVars } from './service-env.ts';
 
 export interface ContainerEnvironmentConfig {
   /** KubeletConfiguration clusterDNS and clusterDomain. */
@@ -13,17 +14,26 @@ export interface ContainerEnvironmentConfig {
   hostResolvConf: string;
   /** The network namespace of the pod with this IP (the CNI plugin's). */
   podNetwork?(podIP: string): PodNetworkAccess;
+  /** The kubelet's Service informer's view (for the service environment variables). */
+  services?(): readonly Service[];
 }
 
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-/** What the container's process sees (its spec's env values; valueFrom sources are not resolved here). */
+/**
+ * What the container's process sees: PATH and HOSTNAME (the image and the runtime), the Services'
+ * variables, the container's own env values (which win; valueFrom sources are not resolved here),
+ * HOME. The kubelet hands the runtime its variables from a Go map, so a real container lists them
+ * in no particular order; here they come in this order.
+ */
 export function containerEnvironment(d: ContainerEnvironmentConfig, pod: Pod, container: string, podIP: string | undefined): ExecEnvironment {
   const name = pod.metadata.name ?? '';
   const hostname = (pod.spec.hostname ?? name).slice(0, 63);
   const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === container);
-  const env: [string, string][] = [['PATH', PATH], ['HOSTNAME', hostname]];
-  for (const e of spec?.env ?? []) if (e.value !== undefined) env.push([e.name, e.value]);
+  const own = new Map<string, string>();
+  for (const e of spec?.env ?? []) if (e.value !== undefined) own.set(e.name, e.value);
+  const services = serviceEnvVars(d.services?.() ?? [], pod.metadata.namespace ?? 'default', pod.spec.enableServiceLinks !== false).filter(([k]) => !own.has(k));
+  const env: [string, string][] = [['PATH', PATH], ['HOSTNAME', hostname], ...services, ...own];
   if (!env.some(([k]) => k === 'HOME')) env.push(['HOME', '/root']);
   const network = podIP && !pod.spec.hostNetwork ? d.podNetwork?.(podIP) : undefined;
   return {

@@ -5,7 +5,7 @@
 // mirrors pkg/kubelet/kubelet.go SyncPod / SyncTerminatingPod, pkg/kubelet/kuberuntime
 // (kuberuntime_manager.go SyncPod + doBackOff, kuberuntime_container.go startContainer, killContainer)
 // and pkg/kubelet/images/image_manager.go EnsureImageExists (the Pulling / Pulled texts).
-import type { Node, Pod } from '../api/index.ts';
+import type { Node, Pod, Service } from '../api/index.ts';
 import { SharedInformer, createEventRecorder, restListerWatcher, type EventRecorder, type RestClient } from '../client/index.ts';
 import { execInUserland, resolveImage, type ContainerRuntime, type ExecResult, type LogEntry } from '../cri/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
@@ -62,7 +62,10 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
     recordNodeEvent: (reason, message) => recorder.eventf(nodeRef, 'Normal', reason, '%s', message),
   });
   const pods = new SharedInformer<Pod>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'pods', fieldSelector: `spec.nodeName=${o.nodeName}` }));
+  // kubelet.go: a Service informer over all namespaces, for the containers' service environment variables
+  const services = new SharedInformer<Service>(ctx, restListerWatcher(o.restClient, { group: '', resource: 'services' }));
   const environment: ContainerEnvironmentConfig = {
+    services: () => services.lister.list(),
     clusterDNS: o.clusterDNS ?? '10.96.0.10', clusterDomain: o.clusterDomain ?? 'cluster.local',
     // the node's own resolver: the simulated machines' network gateway
     hostResolvConf: 'nameserver 192.168.49.1\n',
@@ -98,6 +101,7 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   ctx.onMessage((msg: unknown, from: string) => {
     if (!logsRoute(msg, from)) exec(msg, from);
   });
+  services.start();
   pods.start();
   mirrors?.start();
 }
