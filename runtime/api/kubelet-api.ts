@@ -35,12 +35,58 @@ export interface ContainerLogsResponse {
   body: string;
 }
 
+/**
+ * A followed log (options.follow): after the 200 response with what is there, each line the
+ * container writes comes as a chunk, and `end` when the container stops (or the kubelet gives up).
+ */
+export interface ContainerLogsChunk {
+  type: 'kubelet.containerLogs.chunk';
+  id: number;
+  /** 1, 2, ... in the order written (the response is 0), so the receiver can keep TCP's order. */
+  seq: number;
+  text: string;
+}
+
+export interface ContainerLogsEnd {
+  type: 'kubelet.containerLogs.end';
+  id: number;
+  seq: number;
+}
+
+/** The API server's client went away: the kubelet stops following. */
+export interface ContainerLogsStop {
+  type: 'kubelet.containerLogs.stop';
+  id: number;
+}
+
+/** What one chunk of a followed log looks like on the API server's stream (a chunked HTTP body there). */
+export interface LogChunk {
+  kind: 'LogChunk';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  text: string;
+}
+
+export function isLogChunk(obj: unknown): obj is LogChunk {
+  return (obj as { kind?: unknown } | null)?.kind === 'LogChunk';
+}
+
 export function isContainerLogsRequest(msg: unknown): msg is ContainerLogsRequest {
   return (msg as { type?: unknown } | null)?.type === 'kubelet.containerLogs';
 }
 
 export function isContainerLogsResponse(msg: unknown): msg is ContainerLogsResponse {
   return (msg as { type?: unknown } | null)?.type === 'kubelet.containerLogs.response';
+}
+
+/** A message on a followed log's connection, kubelet to API server. */
+export function isContainerLogsStream(msg: unknown): msg is ContainerLogsChunk | ContainerLogsEnd {
+  const type = (msg as { type?: unknown } | null)?.type;
+  return type === 'kubelet.containerLogs.chunk' || type === 'kubelet.containerLogs.end';
+}
+
+export function isContainerLogsStop(msg: unknown): msg is ContainerLogsStop {
+  return (msg as { type?: unknown } | null)?.type === 'kubelet.containerLogs.stop';
 }
 
 /** core/v1 PodExecOptions, the query of pods/{name}/exec (stdin and TTY are not simulated: no terminal). */

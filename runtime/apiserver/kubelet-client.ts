@@ -1,13 +1,13 @@
 // The API server's client for kubelets on the simulated network (kube-apiserver's
 // --kubelet-* connection: pkg/kubelet/client): the pods/log handler's one way to a node.
-import type { ContainerExecRequest, ContainerExecResponse, ContainerLogsRequest, ContainerLogsResponse, PodLogOptions } from '../api/index.ts';
+import type { ContainerExecRequest, ContainerExecResponse, ContainerLogsChunk, ContainerLogsEnd, ContainerLogsRequest, ContainerLogsResponse, ContainerLogsStop, PodLogOptions } from '../api/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
 import type { KubeletClient } from './handlers/log.ts';
 
 /** net.Dialer's 30 s timeout (utilnet.SetTransportDefaults) for a kubelet that does not answer. */
 const KUBELET_DIAL_TIMEOUT_MS = 30_000;
 
-export type NetworkKubeletClient = KubeletClient & { answer(msg: ContainerLogsResponse | ContainerExecResponse): void };
+export type NetworkKubeletClient = KubeletClient & { answer(msg: ContainerLogsResponse | ContainerExecResponse | ContainerLogsChunk | ContainerLogsEnd): void };
 
 /**
  * The API server's kubelet client on the simulated network: one request message to the node's
@@ -19,6 +19,23 @@ export function networkKubeletClient(ctx: ProcessContext, isUp: (endpoint: strin
   let lastId = 0;
   type Answer = { code: number; body: string; stdout?: string; stderr?: string; exitCode?: number; error?: string } | { error: string; code?: undefined };
   const pending = new Map<number, { done: (answer: Answer) => void; timer: { cancel(): void } }>();
+  /**
+   * Followed logs: their chunks and end in the kubelet's order (the simulated network may reorder
+   * what TCP would not), held until the response has come and every earlier piece has.
+   */
+  const following = new Map<number, { started: boolean; next: number; held: Map<number, ContainerLogsChunk | ContainerLogsEnd>; chunk(text: string): void; end(): void }>();
+  const drain = (id: number): void => {
+    const stream = following.get(id);
+    if (!stream?.started) return;
+    for (let msg = stream.held.get(stream.next); msg && following.has(id); msg = stream.held.get(stream.next)) {
+      stream.held.delete(stream.next++);
+      if (msg.type === 'kubelet.containerLogs.chunk') stream.chunk(msg.text);
+      else {
+        following.delete(id);
+        stream.end();
+      }
+    }
+  };
   /**
    * Sends one call to the node's kubelet; `dialFailure` words a refused or timed-out connection
    * (the HTTP client's `Get "url": dial tcp ...` for logs, the upgrading proxy's bare dial error for exec).
@@ -42,10 +59,41 @@ export function networkKubeletClient(ctx: ProcessContext, isUp: (endpoint: strin
       const url = kubeletLogURL(target, request);
       call(target, { type: 'kubelet.containerLogs', id: ++lastId, ...request }, (why) => `Get "${url}": ${why}`, (a) => done('code' in a && a.code !== undefined ? { code: a.code, body: a.body } : { error: a.error ?? '' }));
     },
+    followLogs(target, request, sink) {
+      const id = ++lastId;
+      const url = kubeletLogURL(target, request);
+      let open = true;
+      following.set(id, { started: false, next: 1, held: new Map(), chunk: (text) => sink.chunk(text), end: () => { open = false; sink.end(); } });
+      call(target, { type: 'kubelet.containerLogs', id, ...request, options: { ...request.options, follow: true } }, (why) => `Get "${url}": ${why}`, (a) => {
+        if (!open) return;
+        if (a.code === undefined || a.code !== 200) {
+          open = false;
+          following.delete(id);
+          return sink.start(a.code === undefined ? { error: a.error } : { code: a.code, body: a.body });
+        }
+        sink.start({ code: a.code, body: a.body });
+        following.get(id)!.started = true;
+        drain(id);
+      });
+      return {
+        stop() {
+          if (!open) return;
+          open = false;
+          following.delete(id);
+          ctx.send(`kubelet-${target.nodeName}`, { type: 'kubelet.containerLogs.stop', id } satisfies ContainerLogsStop);
+        },
+      };
+    },
     exec(target, request, done) {
       call(target, { type: 'kubelet.exec', id: ++lastId, ...request }, (why) => why, done);
     },
     answer(msg) {
+      if (msg.type === 'kubelet.containerLogs.chunk' || msg.type === 'kubelet.containerLogs.end') {
+        const stream = following.get(msg.id);
+        if (!stream || msg.seq < stream.next) return;
+        stream.held.set(msg.seq, msg);
+        return drain(msg.id);
+      }
       const waiting = pending.get(msg.id);
       if (!waiting) return;
       pending.delete(msg.id);

@@ -148,6 +148,26 @@ describe('load balancer', () => {
   });
 });
 
+describe('load balancer stream order', () => {
+  it("relays a stream's events that arrive after its close, as its TCP connection would have", () => {
+    const kernel = createKernel({ seed: 4 });
+    // a replica whose close overtakes the event it sent first (the simulated network may reorder)
+    kernel.net.register<ApiWireMessage>('replica', (m, from) => {
+      if (m.type === 'api.request') kernel.send('replica', from, { type: 'api.response', id: m.id, code: 200, body: 'ok' } as ApiWireMessage);
+      if (m.type !== 'api.watch') return;
+      kernel.send('replica', from, { type: 'api.watch.close', id: m.id, seq: 2 } as ApiWireMessage);
+      kernel.setTimer(5, () => kernel.send('replica', from, { type: 'api.watch.event', id: m.id, seq: 1, eventJson: '{}' } as ApiWireMessage));
+    });
+    startLoadBalancer(kernel, { name: 'lb', backends: ['replica'] });
+    kernel.runFor(2_000);
+    const inbox: ApiWireMessage[] = [];
+    kernel.net.register<ApiWireMessage>('client', (m) => inbox.push(m));
+    kernel.send('client', 'lb', { type: 'api.watch', id: 1, req: { verb: 'watch', resource: 'namespaces', credentials: ADMIN } });
+    kernel.runFor(100);
+    expect(inbox.map((m) => `${m.type} ${'seq' in m ? m.seq : ''}`).sort()).toEqual(['api.watch.close 2', 'api.watch.event 1']);
+  });
+});
+
 describe('replica on the network', () => {
   it('answers a malformed body with 400 and rebuilds its pipeline on restart', () => {
     const r = rig();

@@ -47,10 +47,20 @@ interface Pending {
   timer: { cancel(): void };
 }
 
+/** How long a closed stream waits for events that were sent before its close but arrive after it. */
+const CLOSING_STREAM_WAIT_MS = 60_000;
+
 interface Stream {
   client: string;
   clientId: number;
   backend: string;
+  /** Stream messages (events) relayed so far. */
+  relayed: number;
+  /**
+   * The replica's close came before some of the events sent ahead of it (the simulated network can
+   * reorder; the TCP connection would not): the stream is kept until they are relayed too.
+   */
+  closingAt?: number;
 }
 
 export interface LoadBalancer {
@@ -187,10 +197,15 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
       const timer = ctx.setTimer(serverTimeoutMs, () => failPending(id, 'EOF'));
       pending.set(id, { client: from, clientId: msg.id, backend, timer });
     } else {
-      streams.set(id, { client: from, clientId: msg.id, backend });
+      streams.set(id, { client: from, clientId: msg.id, backend, relayed: 0 });
       streamOf.set(`${from}#${msg.id}`, id);
     }
     ctx.send(backend, { ...msg, id });
+  };
+
+  const forgetStream = (id: number, s: Stream): void => {
+    streams.delete(id);
+    streamOf.delete(`${s.client}#${s.clientId}`);
   };
 
   const fromBackend = (msg: ApiWireMessage): void => {
@@ -208,18 +223,33 @@ function balance(ctx: ProcessContext, kernel: Kernel, options: LoadBalancerOptio
         p.timer.cancel();
         return ctx.send(p.client, { ...msg, id: p.clientId });
       }
-      case 'api.watch.event':
       case 'api.pong': {
         const s = streams.get(msg.id);
         if (s) ctx.send(s.client, { ...msg, id: s.clientId });
         return;
       }
+      case 'api.watch.event': {
+        const s = streams.get(msg.id);
+        if (!s) return;
+        s.relayed++;
+        ctx.send(s.client, { ...msg, id: s.clientId });
+        if (s.closingAt !== undefined && s.relayed >= s.closingAt - 1) forgetStream(msg.id, s);
+        return;
+      }
       case 'api.watch.close': {
         const s = streams.get(msg.id);
         if (!s) return;
-        streams.delete(msg.id);
-        streamOf.delete(`${s.client}#${s.clientId}`);
-        return ctx.send(s.client, { ...msg, id: s.clientId });
+        ctx.send(s.client, { ...msg, id: s.clientId });
+        // the close is the stream's last message (seq N): N-1 events came before it
+        if (msg.seq !== undefined && s.relayed < msg.seq - 1) {
+          s.closingAt = msg.seq;
+          // a late event that never comes (lost under a fault) must not keep the entry for good
+          ctx.setTimer(CLOSING_STREAM_WAIT_MS, () => {
+            if (streams.get(msg.id) === s) forgetStream(msg.id, s);
+          });
+          return;
+        }
+        return forgetStream(msg.id, s);
       }
       default:
         return;

@@ -5,7 +5,7 @@
 // every watcher, as upstream's cachingObject does (staging/src/k8s.io/apiserver/pkg/storage/cacher/
 // caching_object.go). On every (re)start the replica builds a fresh ApiServer: caches are refilled
 // from etcd, nothing of value lived in the old one.
-import { isContainerExecResponse, isContainerLogsResponse } from '../api/index.ts';
+import { isContainerExecResponse, isContainerLogsResponse, isContainerLogsStream } from '../api/index.ts';
 import { FifoMemo, type Kernel, type ProcessContext } from '../kernel/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
 import { ApiServer, requestURI, type ApiServerOptions } from './api-server.ts';
@@ -138,7 +138,7 @@ export function startApiServerReplica(kernel: Kernel, options: ApiServerReplicaO
 function serveOnNetwork(ctx: ProcessContext, server: ApiServer, kubelets: NetworkKubeletClient): void {
   const streams = new Map<string, { handle: ApiWatchHandle; lastSeq: () => number }>();
   ctx.onMessage((msg: unknown, from: string) => {
-    if (isContainerLogsResponse(msg) || isContainerExecResponse(msg)) return kubelets.answer(msg);
+    if (isContainerLogsResponse(msg) || isContainerExecResponse(msg) || isContainerLogsStream(msg)) return kubelets.answer(msg);
     if (!isApiWireMessage(msg)) return;
     switch (msg.type) {
       case 'api.request': {

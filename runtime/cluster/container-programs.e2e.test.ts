@@ -66,4 +66,23 @@ describe("a busybox container's command", () => {
     expect((await cluster.kubectl('run t4 --rm --image=busybox:1.36 --restart=Never -- echo hi')).stderr).toBe(`error: --rm should only be used for attached containers${usage}`);
     expect((await cluster.kubectl('run t5 -t --image=busybox:1.36 -- echo hi')).stderr).toBe(`error: -i/--stdin is required for containers with -t/--tty=true${usage}`);
   });
+
+  it.each(['single-node', 'ha'] as const)('kubectl logs -f follows what the container writes until it stops (%s)', async (topology) => {
+    const cluster = createCluster({ seed: 14, topology, workers: [{}] });
+    await cluster.kubectl('run short --image=busybox:1.36 --restart=Never -- sh -c "echo a; sleep 20; echo b"');
+    await cluster.kubectl('run loop --image=busybox:1.36 -- sh -c "while true; do echo tick; sleep 10; done"');
+    for (let i = 0; i < 30 && (await cluster.kubectl('logs short')).stdout === ''; i++) await cluster.advance(1_000);
+    // the line written 20 s later arrives on the open stream, and the stream ends with the container
+    const start = cluster.now();
+    expect(await cluster.kubectl('logs -f short')).toEqual({ stdout: 'a\nb\n', stderr: '', exitCode: 0 });
+    expect(cluster.now() - start).toBeLessThan(25_000);
+    expect(cluster.now() - start).toBeGreaterThan(10_000);
+    // a finished container: its log, and the stream ends at once
+    expect(await cluster.kubectl('logs -f short')).toEqual({ stdout: 'a\nb\n', stderr: '', exitCode: 0 });
+    // a container that keeps writing: followed for this terminal's watch window
+    const ticks = (await cluster.kubectl('logs -f loop --prefix')).stdout.trim().split('\n');
+    expect(ticks.length).toBeGreaterThan(3);
+    expect(new Set(ticks)).toEqual(new Set(['[pod/loop/loop] tick']));
+    expect((await cluster.kubectl('logs -f nope')).stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
+  });
 });

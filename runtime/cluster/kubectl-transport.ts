@@ -29,10 +29,13 @@ export function kubectlTransport(client: RestClient, onWarning: (text: string) =
       as(req.impersonate).request(rest, (res) => done(toKubeResponse(warned(res))));
     },
     // `kubectl get -w` and `rollout status`: a real watch stream through the API server.
-    watch(req: KubeRequest, onEvent: (event: KubeWatchEvent) => void): { stop(): void } {
+    watch(req: KubeRequest, onEvent: (event: KubeWatchEvent) => void, onClose?: (error?: Status) => void): { stop(): void } {
       const rest = toRestRequest({ ...req, verb: 'watch' });
       if ('unsupported' in rest) return { stop: () => undefined };
-      return as(req.impersonate).watch(rest, { onEvent: (e) => onEvent(e as KubeWatchEvent), onClose: () => undefined });
+      return as(req.impersonate).watch(rest, {
+        onEvent: (e) => onEvent(e as KubeWatchEvent),
+        onClose: (error) => onClose?.(error === undefined ? undefined : asStatus({ code: (error as { code?: number }).code ?? 500, body: error })),
+      });
     },
     raw(req: RawRequest, done): void {
       as(req.impersonate).request({ verb: 'get', path: req.path }, (r) => {
@@ -61,6 +64,7 @@ function toRestRequest(req: KubeRequest): RestRequest | { unsupported: Status } 
   if (q.container !== undefined) query.container = q.container;
   if (q.tailLines !== undefined) query.tailLines = q.tailLines;
   if (q.previous) query.previous = true;
+  if (q.follow) query.follow = true;
   if (q.timestamps) query.timestamps = true;
   if (q.sinceSeconds !== undefined) query.sinceSeconds = q.sinceSeconds;
   if (q.sinceTime !== undefined) query.sinceTime = q.sinceTime;

@@ -66,6 +66,11 @@ export interface ContainerConfig {
   env?: ExecEnvironment;
 }
 
+interface LogFollower {
+  onLine(entry: LogEntry): void;
+  onEnd(): void;
+}
+
 export type PullResult =
   | { ok: true; image: ImageSpec; pullMs: number; totalMs: number }
   | { ok: false; message: string };
@@ -94,6 +99,8 @@ interface Container {
   /** The web server its process runs, if any (what answers a connection to the pod on its port). */
   server?: HttpServer;
   env?: ExecEnvironment;
+  /** Who follows its log (CRI log file readers with follow): each new line, then the end. */
+  followers?: Set<LogFollower>;
 }
 
 export const OOM_EXIT_CODE = 137;
@@ -317,6 +324,7 @@ export class ContainerRuntime {
     const c = this.containers.get(id);
     if (!c) return;
     c.timer?.cancel();
+    this.endFollowers(c);
     this.containers.delete(id);
     this.changed();
   }
@@ -413,10 +421,35 @@ export class ContainerRuntime {
     return c && [...c.log];
   }
 
+  /**
+   * Follows a container's log: every line it writes from now on, then the end once it stops
+   * (at once if it is not running). Returns how to stop following.
+   */
+  followLog(id: string, onLine: (entry: LogEntry) => void, onEnd: () => void): () => void {
+    const c = this.containers.get(id);
+    if (c?.info.state !== 'running') {
+      this.host.setTimer(0, onEnd);
+      return () => {};
+    }
+    const follower: LogFollower = { onLine, onEnd };
+    (c.followers ??= new Set()).add(follower);
+    return () => c.followers?.delete(follower);
+  }
+
   /** Appends a line; an image's `{time}` becomes the time in nginx's log format ("2026/01/01 00:00:06"). */
   private write(c: Container, text: string): void {
     const atMs = this.host.now();
-    c.log.push({ atMs, text: text.includes('{time}') ? text.replaceAll('{time}', logClock(atMs)) : text });
+    const entry = { atMs, text: text.includes('{time}') ? text.replaceAll('{time}', logClock(atMs)) : text };
+    c.log.push(entry);
+    if (c.followers) for (const f of c.followers) f.onLine(entry);
+  }
+
+  /** The process is gone: its log ends for whoever follows it. */
+  private endFollowers(c: Container): void {
+    const followers = c.followers;
+    if (!followers) return;
+    delete c.followers;
+    for (const f of followers) f.onEnd();
   }
 
   private exit(c: Container, exitCode: number, reason: string, notify = true, message?: string): void {
@@ -426,6 +459,7 @@ export class ContainerRuntime {
     c.info.exitCode = exitCode;
     c.info.reason = reason;
     if (message !== undefined) c.info.message = message;
+    this.endFollowers(c);
     if (notify) for (const listener of this.exitListeners) listener({ ...c.info });
     this.changed();
   }

@@ -37,7 +37,8 @@ function pod(status: Partial<ContainerStatus> | undefined): Pod {
 }
 
 function serve(p: Pod | undefined, logs: Record<string, LogEntry[]>, options = {}, container = 'app', statusOf?: PodStatus) {
-  const cri = { containerLog: (id: string) => logs[id] } as unknown as ContainerRuntime;
+  // c2 is the instance the runtime still runs: the one whose log a follow keeps reading
+  const cri = { containerLog: (id: string) => logs[id], containerStatus: (id: string) => (id === 'c2' ? { state: 'running' } : undefined) } as unknown as ContainerRuntime;
   const lister = { get: () => p, list: () => [], listInNamespace: () => [], byIndex: () => [] };
   return containerLogs({ pods: lister, cri, statusOf: () => statusOf }, { type: 'kubelet.containerLogs', id: 1, namespace: 'default', pod: 'web', container, options }, 10_000);
 }
@@ -46,7 +47,7 @@ describe('containerLogs', () => {
   it('reads the running instance; --previous reads the last terminated one', () => {
     const p = pod({ state: RUNNING, containerID: 'containerd://c2', restartCount: 1, lastState: { terminated: { exitCode: 1, containerID: 'containerd://c1' } } });
     const logs = { c1: [{ atMs: 1, text: 'old' }], c2: [{ atMs: 2, text: 'new' }] };
-    expect(serve(p, logs)).toEqual({ code: 200, body: 'new\n' });
+    expect(serve(p, logs)).toEqual({ code: 200, body: 'new\n', followId: 'c2' });
     expect(serve(p, logs, { previous: true })).toEqual({ code: 200, body: 'old\n' });
   });
 

@@ -5,8 +5,8 @@
 // and the lines are cut by sinceSeconds/sinceTime, tailLines and limitBytes, each prefixed with
 // its RFC3339Nano time under timestamps. Answers only the API server's pods/log calls.
 import {
-  isContainerLogsRequest, parseRFC3339, rfc3339Nano,
-  type ContainerLogsRequest, type ContainerLogsResponse, type ContainerStatus, type Pod, type PodLogOptions, type PodStatus,
+  isContainerLogsRequest, isContainerLogsStop, parseRFC3339, rfc3339Nano,
+  type ContainerLogsChunk, type ContainerLogsEnd, type ContainerLogsRequest, type ContainerLogsResponse, type ContainerStatus, type Pod, type PodLogOptions, type PodStatus,
 } from '../api/index.ts';
 import type { Lister } from '../client/index.ts';
 import type { ContainerRuntime, LogEntry } from '../cri/index.ts';
@@ -22,17 +22,43 @@ export interface LogServerDeps {
   staticLog?(pod: Pod, container: string, previous: boolean): readonly LogEntry[] | undefined;
 }
 
-/** The kubelet server's containerLogs route: answers the API server's call; false for other messages. */
+/**
+ * The kubelet server's containerLogs route: answers the API server's call; false for other
+ * messages. With follow, what is there comes first, then each line the container writes, then the
+ * end when it stops (ReadLogs with Follow); the API server may stop the stream first.
+ */
 export function containerLogsRoute(ctx: ProcessContext, d: LogServerDeps): (msg: unknown, from: string) => boolean {
+  const following = new Map<string, () => void>();
   return (msg, from) => {
+    if (isContainerLogsStop(msg)) {
+      following.get(`${from}#${msg.id}`)?.();
+      following.delete(`${from}#${msg.id}`);
+      return true;
+    }
     if (!isContainerLogsRequest(msg)) return false;
-    const { code, body } = containerLogs(d, msg, ctx.now());
+    const { code, body, followId } = containerLogs(d, msg, ctx.now());
     ctx.send(from, { type: 'kubelet.containerLogs.response', id: msg.id, code, body } satisfies ContainerLogsResponse);
+    if (code !== 200 || !msg.options.follow) return true;
+    const key = `${from}#${msg.id}`;
+    let seq = 0;
+    const end = (): void => {
+      following.delete(key);
+      if (ctx.isLive()) ctx.send(from, { type: 'kubelet.containerLogs.end', id: msg.id, seq: ++seq } satisfies ContainerLogsEnd);
+    };
+    if (followId === undefined) {
+      // nothing more will be written (a finished instance, --previous, a static pod's start lines)
+      end();
+      return true;
+    }
+    const timestamps = msg.options.timestamps === true;
+    following.set(key, d.cri.followLog(followId, (entry) => {
+      if (ctx.isLive()) ctx.send(from, { type: 'kubelet.containerLogs.chunk', id: msg.id, seq: ++seq, text: `${timestamps ? `${rfc3339Nano(entry.atMs)} ` : ''}${entry.text}\n` } satisfies ContainerLogsChunk);
+    }, end));
     return true;
   };
 }
 
-export function containerLogs(d: LogServerDeps, req: ContainerLogsRequest, nowMs: number): { code: number; body: string } {
+export function containerLogs(d: LogServerDeps, req: ContainerLogsRequest, nowMs: number): { code: number; body: string; followId?: string } {
   const pod = d.pods.get(req.namespace, req.pod);
   if (!pod) return { code: 404, body: `pod "${req.pod}" does not exist` };
   const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === req.container);
@@ -47,7 +73,9 @@ export function containerLogs(d: LogServerDeps, req: ContainerLogsRequest, nowMs
     const file = `/var/log/pods/${req.namespace}_${req.pod}_${pod.metadata.uid ?? ''}/${req.container}/${chosen.restartCount}.log`;
     return { code: 400, body: `failed to try resolving symlinks in path "${file}": lstat ${file}: no such file or directory` };
   }
-  return { code: 200, body: readLogs(log, req.options, nowMs) };
+  // only a running instance's log grows: that is the one a follow keeps reading
+  const running = !req.options.previous && d.cri.containerStatus(chosen.id)?.state === 'running';
+  return { code: 200, body: readLogs(log, req.options, nowMs), ...(running ? { followId: chosen.id } : {}) };
 }
 
 /** validateContainerLogStatus: the container instance whose log to read, or why there is none. */

@@ -16,6 +16,9 @@ function setup(answer: (call: Call) => { code: number; body: string } | { error:
     exec: () => {
       throw new Error('pods/log makes no exec call');
     },
+    followLogs: () => {
+      throw new Error('a plain pods/log request does not follow');
+    },
   };
   const h = createHarness({ kubeletClient });
   const node = { metadata: { name: 'worker-1' }, status: { addresses: [{ type: 'Hostname', address: 'worker-1' }, { type: 'InternalIP', address: '192.168.49.10' }], daemonEndpoints: { kubeletEndpoint: { Port: 10250 } } } };

@@ -5,10 +5,10 @@
 // kubelet error comes back as the API's error (genericrest's HTTP response checker: a 400 becomes
 // BadRequest with the kubelet's text); a kubelet that never answers is a dial timeout.
 import {
-  KUBELET_PORT, newBadRequest, newInternalError, newInvalid, newNotFound, type FieldError, type Node, type Pod,
+  KUBELET_PORT, newBadRequest, newInternalError, newInvalid, newNotFound, type FieldError, type KubeObject, type LogChunk, type Node, type Pod,
   type PodLogOptions, type Status,
 } from '../../api/index.ts';
-import type { RequestQuery } from '../request.ts';
+import type { ApiWatchHandlers, RequestQuery } from '../request.ts';
 import { storagePrefix } from '../resources.ts';
 import { objectKey } from '../storage/keys.ts';
 import { groupResource, keyOf, type Scope } from './scope.ts';
@@ -25,6 +25,15 @@ export interface KubeletClient {
     done: (answer: { code: number; body: string } | { error: string }) => void,
   ): void;
   /**
+   * containerLogs with follow: `start` gets the response (what is there, or the error); after a 200,
+   * `chunk` gets each line the container writes and `end` comes when it stops. Returns how to hang up.
+   */
+  followLogs(
+    target: { nodeName: string; address: string; port: number },
+    request: { namespace: string; pod: string; container: string; options: PodLogOptions },
+    sink: { start(answer: { code: number; body: string } | { error: string }): void; chunk(text: string): void; end(): void },
+  ): { stop(): void };
+  /**
    * POST https://{address}:{port}/exec/{namespace}/{pod}/{container}?command=...: the upgrade's
    * status (101 when the session ran, with its streams), or the dial's error text.
    */
@@ -38,31 +47,86 @@ export interface KubeletClient {
 /** --kubelet-preferred-address-types as kubeadm sets it. */
 const ADDRESS_TYPES = ['InternalIP', 'ExternalIP', 'Hostname'];
 
-export function handleLog(s: Scope, kubelet: KubeletClient | undefined): void {
+/** Where a pod's log is: the kubelet target and its request, nothing (an unscheduled pod's empty log), or why not. */
+type LogLocation =
+  | { target: { nodeName: string; address: string; port: number }; request: { namespace: string; pod: string; container: string; options: PodLogOptions } }
+  | { empty: true }
+  | { status: Status };
+
+/** LogLocation: the options checked, the pod and container found, the node's kubelet address. */
+function locateLog(s: Scope, kubelet: KubeletClient | undefined, then: (location: LogLocation) => void): void {
   const name = s.req.name ?? '';
   const options = logOptionsOf(s.req.query ?? {});
   const invalid = validateLogOptions(options);
-  if (invalid.length > 0) return s.fail(newInvalid({ group: '', kind: 'PodLogOptions' }, name, invalid));
+  if (invalid.length > 0) return then({ status: newInvalid({ group: '', kind: 'PodLogOptions' }, name, invalid) });
   s.store.get(keyOf(s, s.req.namespace, name), (r) => {
-    if (!r.ok) return s.fail(r.status);
+    if (!r.ok) return then({ status: r.status });
     const pod = r.value?.object as Pod | undefined;
-    if (!pod) return s.fail(newNotFound(groupResource(s), name));
+    if (!pod) return then({ status: newNotFound(groupResource(s), name) });
     const container = containerOf(pod, options.container);
-    if (typeof container !== 'string') return s.fail(container);
+    if (typeof container !== 'string') return then({ status: container });
     const nodeName = pod.spec.nodeName ?? '';
     // not scheduled yet: no location, and an empty log (LocationStreamer with a nil location)
-    if (nodeName === '') return s.respond(200, '');
+    if (nodeName === '') return then({ empty: true });
     const target = kubeletTarget(s, nodeName);
-    if ('code' in target) return s.fail(target);
-    const { address, port } = target;
-    if (!kubelet) return s.fail(transportError(`no route to the kubelet of node ${nodeName}`));
+    if ('code' in target) return then({ status: target });
+    if (!kubelet) return then({ status: transportError(`no route to the kubelet of node ${nodeName}`) });
     s.stage('Storage', `kubelet ${nodeName} containerLogs ${pod.metadata.namespace ?? ''}/${name}/${container}`);
-    kubelet.containerLogs({ nodeName, address, port }, { namespace: pod.metadata.namespace ?? '', pod: name, container, options }, (answer) => {
+    then({ target, request: { namespace: pod.metadata.namespace ?? '', pod: name, container, options } });
+  });
+}
+
+export function handleLog(s: Scope, kubelet: KubeletClient | undefined): void {
+  locateLog(s, kubelet, (location) => {
+    if ('status' in location) return s.fail(location.status);
+    if ('empty' in location) return s.respond(200, '');
+    kubelet!.containerLogs(location.target, location.request, (answer) => {
       if ('error' in answer) return s.fail(transportError(answer.error));
       if (answer.code >= 200 && answer.code <= 206) return s.respond(200, answer.body);
-      s.fail(kubeletError(answer.code, answer.body, name));
+      s.fail(kubeletError(answer.code, answer.body, location.request.pod));
     });
   });
+}
+
+/**
+ * GET pods/{name}/log?follow=true: the kubelet's answer streamed as it comes (the chunked body of
+ * LogREST's LocationStreamer), each piece a LogChunk on the stream; the stream closes when the
+ * container stops, or with the error that kept it from starting. Returns how to hang up.
+ */
+export function followLog(s: Scope, kubelet: KubeletClient | undefined, handlers: ApiWatchHandlers): { stop(): void } {
+  let stopped = false;
+  let hangUp: (() => void) | undefined;
+  const chunk = (text: string): void => {
+    // the stream carries objects; a log chunk travels as one (the simulation's framing of a chunked body)
+    const object: LogChunk = { kind: 'LogChunk', apiVersion: 'v1', metadata: {}, text };
+    if (!stopped && text !== '') handlers.onEvent({ type: 'ADDED', object: object as unknown as KubeObject });
+  };
+  const close = (status?: Status): void => {
+    if (stopped) return;
+    stopped = true;
+    handlers.onClose(status);
+  };
+  locateLog(s, kubelet, (location) => {
+    if (stopped) return;
+    if ('status' in location) return close(location.status);
+    if ('empty' in location) return close();
+    hangUp = kubelet!.followLogs(location.target, location.request, {
+      start: (answer) => {
+        if ('error' in answer) return close(transportError(answer.error));
+        if (answer.code < 200 || answer.code > 206) return close(kubeletError(answer.code, answer.body, location.request.pod));
+        chunk(answer.body);
+      },
+      chunk,
+      end: () => close(),
+    }).stop;
+  });
+  return {
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      hangUp?.();
+    },
+  };
 }
 
 /** connInfo.GetConnectionInfo: the node's kubelet address (by the preferred address types) and port. */

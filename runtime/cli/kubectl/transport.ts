@@ -30,6 +30,8 @@ export interface RequestQuery extends Partial<Omit<PodExecOptions, 'container'>>
   sinceSeconds?: number;
   sinceTime?: string;
   limitBytes?: number;
+  /** pods/log: keep the stream open for what the container writes next. */
+  follow?: boolean;
   /** Patch type for verb "patch". */
   patchType?: 'merge' | 'strategic' | 'json';
   fieldManager?: string;
@@ -84,5 +86,6 @@ export interface KubeTransport {
    * Streams changes after req.query.resourceVersion until stop() (`get -w`, `rollout status`).
    * Optional: without it kubectl prints the current state once.
    */
-  watch?(req: KubeRequest, onEvent: (event: WatchEvent) => void): { stop(): void };
+  /** A stream of events; `onClose` hears when the server ends it (with the Status that ended it, if any). */
+  watch?(req: KubeRequest, onEvent: (event: WatchEvent) => void, onClose?: (error?: Status) => void): { stop(): void };
 }

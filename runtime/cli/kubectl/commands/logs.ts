@@ -2,14 +2,16 @@
 // using pod/..."), or every pod a selector matches (-l, whose --tail defaults to 10), each of its
 // default container or, with --all-containers, of every container; --prefix puts
 // "[pod/<pod>/<container>] " before each line. The log itself comes from pods/log (the API server
-// asks the pod's kubelet). mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go and
+// asks the pod's kubelet); with -f from a stream that carries each line as the container writes it,
+// until the container stops or this terminal's watch window ends. mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go and
 // polymorphichelpers logsforobject.go.
 import type { Pod, PodLogOptions } from '../../../api/index.ts';
-import { lookupResource, parseRFC3339 } from '../../../api/index.ts';
+import { isLogChunk, lookupResource, parseRFC3339 } from '../../../api/index.ts';
 import { flagBool, flagDurationMs, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
 import type { ObjectList } from '../transport.ts';
+import { canWatch } from './watch.ts';
 import { defaultContainer, firstPodOf } from './attachable-pod.ts';
 
 const USAGE = "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples";
@@ -103,6 +105,7 @@ function logsOfContainers(ctx: Ctx, pod: Pod, asked: string | undefined, options
 }
 
 function logOfContainer(ctx: Ctx, podName: string, container: string, options: LogQuery, done: () => void): void {
+  if (flagBool(ctx.args, 'follow') && canWatch(ctx)) return followContainer(ctx, podName, container, options, done);
   const query = { container, ...options };
   ctx.request({ verb: 'get', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, name: podName, subresource: 'log', query }, (log) => {
     if (!log.ok) {
@@ -115,4 +118,31 @@ function logOfContainer(ctx: Ctx, podName: string, container: string, options: L
     else ctx.out(text.split(/(?<=\n)/).filter((l) => l !== '').map((l) => `[pod/${podName}/${container}] ${l}`).join(''));
     done();
   });
+}
+
+/**
+ * -f: what is there, then each line as the container writes it, until it stops (the stream
+ * closes) or this terminal's watch window ends (where a real one waits for Ctrl+C).
+ */
+function followContainer(ctx: Ctx, podName: string, container: string, options: LogQuery, done: () => void): void {
+  const prefix = flagBool(ctx.args, 'prefix') ? `[pod/${podName}/${container}] ` : '';
+  const print = (text: string): void => ctx.out(prefix === '' ? text : text.split(/(?<=\n)/).filter((l) => l !== '').map((l) => prefix + l).join(''));
+  let finished = false;
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
+    stream.stop();
+    done();
+  };
+  const stream = ctx.transport.watch!(
+    { verb: 'get', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, name: podName, subresource: 'log', query: { container, follow: true, ...options } },
+    (event) => {
+      if (!finished && isLogChunk(event.object)) print(event.object.text);
+    },
+    (error) => {
+      if (error) ctx.statusError(error);
+      finish();
+    },
+  );
+  ctx.io.after!(ctx.io.watchForMs!, finish);
 }
