@@ -104,6 +104,8 @@ interface Container {
 }
 
 export const OOM_EXIT_CODE = 137;
+/** What a process sees when no kubelet described its container's environment (a runtime used on its own). */
+const BARE_ENVIRONMENT: ExecEnvironment = { hostname: '', env: [], files: {} };
 /** What containerd reports for a container whose process never started. */
 const START_ERROR_EXIT_CODE = 128;
 const SIGKILL_EXIT_CODE = 137;
@@ -346,7 +348,7 @@ export class ContainerRuntime {
    */
   private runProgram(c: Container, argv: readonly string[]): { ok: true } | { ok: false; message: string } {
     const ref = c.info.imageRef;
-    const result = execInUserland(userlandOf(ref), argv, c.env ?? { hostname: '', env: [], files: {} }, extraProgramsOf(ref));
+    const result = execInUserland(userlandOf(ref), argv, c.env ?? BARE_ENVIRONMENT, extraProgramsOf(ref));
     if ('startError' in result) {
       const message = `failed to create containerd task: failed to create shim task: ${result.startError.replace('OCI runtime exec failed: exec failed:', 'OCI runtime create failed: runc create failed:')}`;
       // the exit event comes after StartContainer has answered, as containerd's event stream does
@@ -365,7 +367,7 @@ export class ContainerRuntime {
     const ref = c.info.imageRef;
     const pass = (): void => {
       if (c.info.state !== 'running') return;
-      const result = execInUserland(userlandOf(ref), ['sh', '-c', body], c.env ?? { hostname: '', env: [], files: {} }, extraProgramsOf(ref));
+      const result = execInUserland(userlandOf(ref), ['sh', '-c', body], c.env ?? BARE_ENVIRONMENT, extraProgramsOf(ref));
       if ('startError' in result) return;
       this.writeOutput(c, result);
       if (result.durationMs > 0) c.timer = this.host.setTimer(result.durationMs, pass);

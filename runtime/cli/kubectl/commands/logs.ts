@@ -112,10 +112,7 @@ function logOfContainer(ctx: Ctx, podName: string, container: string, options: L
       ctx.statusError(log.status);
       return done();
     }
-    const text = String(log.body);
-    // prefixingWriter: one prefix per line the consumer writes
-    if (!flagBool(ctx.args, 'prefix')) ctx.out(text);
-    else ctx.out(text.split(/(?<=\n)/).filter((l) => l !== '').map((l) => `[pod/${podName}/${container}] ${l}`).join(''));
+    ctx.out(prefixed(ctx, podName, container, String(log.body)));
     done();
   });
 }
@@ -125,8 +122,6 @@ function logOfContainer(ctx: Ctx, podName: string, container: string, options: L
  * closes) or this terminal's watch window ends (where a real one waits for Ctrl+C).
  */
 function followContainer(ctx: Ctx, podName: string, container: string, options: LogQuery, done: () => void): void {
-  const prefix = flagBool(ctx.args, 'prefix') ? `[pod/${podName}/${container}] ` : '';
-  const print = (text: string): void => ctx.out(prefix === '' ? text : text.split(/(?<=\n)/).filter((l) => l !== '').map((l) => prefix + l).join(''));
   let finished = false;
   const finish = (): void => {
     if (finished) return;
@@ -137,7 +132,7 @@ function followContainer(ctx: Ctx, podName: string, container: string, options: 
   const stream = ctx.transport.watch!(
     { verb: 'get', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, name: podName, subresource: 'log', query: { container, follow: true, ...options } },
     (event) => {
-      if (!finished && isLogChunk(event.object)) print(event.object.text);
+      if (!finished && isLogChunk(event.object)) ctx.out(prefixed(ctx, podName, container, event.object.text));
     },
     (error) => {
       if (error) ctx.statusError(error);
@@ -145,4 +140,10 @@ function followContainer(ctx: Ctx, podName: string, container: string, options: 
     },
   );
   ctx.io.after!(ctx.io.watchForMs!, finish);
+}
+
+/** --prefix (logs.go prefixingWriter): "[pod/<pod>/<container>] " before each line. */
+function prefixed(ctx: Ctx, podName: string, container: string, text: string): string {
+  if (!flagBool(ctx.args, 'prefix')) return text;
+  return text.split(/(?<=\n)/).filter((l) => l !== '').map((l) => `[pod/${podName}/${container}] ${l}`).join('');
 }
