@@ -153,7 +153,7 @@ describe('load balancer stream order', () => {
     const kernel = createKernel({ seed: 4 });
     // a replica whose close overtakes the event it sent first (the simulated network may reorder)
     kernel.net.register<ApiWireMessage>('replica', (m, from) => {
-      if (m.type === 'api.request') kernel.send('replica', from, { type: 'api.response', id: m.id, code: 200, body: 'ok' } as ApiWireMessage);
+      if (m.type === 'api.request') kernel.send('replica', from, { type: 'api.response', id: m.id, code: 200, bodyJson: '"ok"' } satisfies ApiWireMessage);
       if (m.type !== 'api.watch') return;
       kernel.send('replica', from, { type: 'api.watch.close', id: m.id, seq: 2 } as ApiWireMessage);
       kernel.setTimer(5, () => kernel.send('replica', from, { type: 'api.watch.event', id: m.id, seq: 1, eventJson: '{}' } as ApiWireMessage));
