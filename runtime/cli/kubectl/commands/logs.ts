@@ -12,6 +12,7 @@ import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
 import type { ObjectList } from '../transport.ts';
 import { canWatch } from './watch.ts';
+import { watchUntil } from './watch-until.ts';
 import { defaultContainer, firstPodOf } from './attachable-pod.ts';
 
 const USAGE = "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples";
@@ -122,24 +123,17 @@ function logOfContainer(ctx: Ctx, podName: string, container: string, options: L
  * closes) or this terminal's watch window ends (where a real one waits for Ctrl+C).
  */
 function followContainer(ctx: Ctx, podName: string, container: string, options: LogQuery, done: () => void): void {
-  let finished = false;
-  const finish = (): void => {
-    if (finished) return;
-    finished = true;
-    stream.stop();
+  watchUntil<never>(ctx, {
+    req: { verb: 'get', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, name: podName, subresource: 'log', query: { container, follow: true, ...options } },
+    windowMs: ctx.io.watchForMs!,
+    onEvent: (event) => {
+      if (isLogChunk(event.object)) ctx.out(prefixed(ctx, podName, container, event.object.text));
+    },
+    closeEnds: true,
+  }, (how) => {
+    if ('closed' in how && how.closed) ctx.statusError(how.closed);
     done();
-  };
-  const stream = ctx.transport.watch!(
-    { verb: 'get', resource: gvr(lookupResource('pods')!), namespace: ctx.namespace, name: podName, subresource: 'log', query: { container, follow: true, ...options } },
-    (event) => {
-      if (!finished && isLogChunk(event.object)) ctx.out(prefixed(ctx, podName, container, event.object.text));
-    },
-    (error) => {
-      if (error) ctx.statusError(error);
-      finish();
-    },
-  );
-  ctx.io.after!(ctx.io.watchForMs!, finish);
+  });
 }
 
 /** --prefix (logs.go prefixingWriter): "[pod/<pod>/<container>] " before each line. */

@@ -7,6 +7,7 @@ import type { DaemonSet, Deployment, KubeObject } from '../../../api/index.ts';
 import { lookupResource, rfc3339, type ResourceInfo } from '../../../api/index.ts';
 import { flagBool, flagInt, flagString } from '../args.ts';
 import { canWatch } from './watch.ts';
+import { watchUntil } from './watch-until.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import { operationLine } from '../errors.ts';
@@ -173,16 +174,9 @@ function followRollout(
   lastText: string,
   done: () => void,
 ): void {
-  let finished = false;
   let last = lastText;
-  const finish = (): void => {
-    if (finished) return;
-    finished = true;
-    stream.stop();
-    done();
-  };
-  const stream = ctx.transport.watch!(
-    {
+  watchUntil<true>(ctx, {
+    req: {
       verb: 'watch',
       resource: gvr(info),
       namespace: d.metadata.namespace ?? ctx.namespace,
@@ -191,19 +185,19 @@ function followRollout(
         resourceVersion: d.metadata.resourceVersion,
       },
     },
-    (event) => {
-      if (finished || event.type !== 'MODIFIED') return;
+    windowMs: ctx.io.watchForMs!,
+    onEvent: (event, end) => {
+      if (event.type !== 'MODIFIED') return;
       const status = viewer(event.object as KubeObject);
       if (status.error) {
         ctx.error(status.error);
-        return finish();
+        return end(true);
       }
       if (status.text !== last) ctx.out(status.text);
       last = status.text;
-      if (status.done) finish();
+      if (status.done) end(true);
     },
-  );
-  ctx.io.after!(ctx.io.watchForMs!, finish);
+  }, done);
 }
 
 /** Resolves the workload and lists its revisions, for kinds with a history source. */

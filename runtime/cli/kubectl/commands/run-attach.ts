@@ -10,6 +10,7 @@ import { flagBool, flagDurationMs, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import { deletedLine } from '../errors.ts';
+import { watchUntil } from './watch-until.ts';
 
 /** cmdutil.AddPodRunningTimeoutFlag's default for run: how long to wait for the pod to run. */
 const POD_RUNNING_TIMEOUT_MS = 60_000;
@@ -102,19 +103,12 @@ function waitForPod(ctx: Ctx, name: string, timeoutMs: number, condition: PodCon
     }
     const pod = res.body as Pod;
     if (condition(pod) || !ctx.transport.watch || !ctx.io.after) return then(condition(pod) ? pod : undefined);
-    let finished = false;
-    const end = (found: Pod | undefined): void => {
-      if (finished) return;
-      finished = true;
-      stream.stop();
-      then(found);
-    };
-    const stream = ctx.transport.watch(
-      { verb: 'watch', resource: pods, namespace: ctx.namespace, query: { fieldSelector: `metadata.name=${name}`, resourceVersion: pod.metadata.resourceVersion } },
-      (ev) => {
+    watchUntil<Pod>(ctx, {
+      req: { verb: 'watch', resource: pods, namespace: ctx.namespace, query: { fieldSelector: `metadata.name=${name}`, resourceVersion: pod.metadata.resourceVersion } },
+      windowMs: timeoutMs,
+      onEvent: (ev, end) => {
         if ((ev.type === 'ADDED' || ev.type === 'MODIFIED') && condition(ev.object as Pod)) end(ev.object as Pod);
       },
-    );
-    ctx.io.after(timeoutMs, () => end(undefined));
+    }, (how) => then('value' in how ? how.value : undefined));
   });
 }

@@ -10,6 +10,7 @@ import { forEachSeq, gvr } from '../context.ts';
 import { findResults, parseSteps, relaxedJSONPathExpression } from '../printers/jsonpath.ts';
 import { typePrefix } from '../resources.ts';
 import { fetchTargets, type TargetGroup } from './targets.ts';
+import { watchUntil } from './watch-until.ts';
 
 const MISSING_TYPE =
   'You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   \'-f rsrc.yaml\'\n   \'--filename=rsrc.json\'\n   \'<resource> <name>\'\n   \'<resource>\'';
@@ -115,32 +116,28 @@ function waitFor(ctx: Ctx, group: TargetGroup, obj: KubeObject, condition: Condi
   // --timeout=0: checked once
   if (deadline === undefined) return done(`condition not met for ${group.info.resource}/${name}`);
   if (!ctx.transport.watch || !ctx.io.after || ctx.nowMs >= deadline) return done(timedOut);
-  let finished = false;
-  const finish = (error?: string): void => {
-    if (finished) return;
-    finished = true;
-    stream.stop();
-    if (error === undefined) met();
-    else done(error);
-  };
-  const stream = ctx.transport.watch(
-    {
+  // the watch's value: undefined when the condition is met, else the error that ends the wait
+  watchUntil<string | undefined>(ctx, {
+    req: {
       verb: 'watch',
       resource: gvr(group.info),
       namespace: obj.metadata.namespace,
       query: { fieldSelector: `metadata.name=${name}`, resourceVersion: obj.metadata.resourceVersion },
     },
-    (ev) => {
-      if (finished) return;
+    windowMs: deadline - ctx.nowMs,
+    onEvent: (ev, end) => {
       if (condition.kind === 'delete') {
-        if (ev.type === 'DELETED') finish();
+        if (ev.type === 'DELETED') end(undefined);
         return;
       }
       if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED') return;
       const now = condition.check(ev.object);
-      if (typeof now === 'object') finish(now.error);
-      else if (now) finish();
+      if (typeof now === 'object') end(now.error);
+      else if (now) end(undefined);
     },
-  );
-  ctx.io.after(deadline - ctx.nowMs, () => finish(timedOut));
+  }, (how) => {
+    if (!('value' in how)) return done(timedOut);
+    if (how.value === undefined) met();
+    else done(how.value);
+  });
 }
