@@ -13,7 +13,13 @@ export const name = 'cluster';
 
 type Hour = Record<'bootWallMs' | 'wallMs' | 'simToWallRatio' | 'cpuMs' | 'simToCpuRatio' | 'runningAtEnd' | 'peakHeapMB', number>;
 
-function runProcess(): Promise<Hour[]> {
+interface Sample {
+  hours: Hour[];
+  /** The worker's fixed reference workload, timed after its hours: how fast the machine was. */
+  calibrationMs: number;
+}
+
+function runProcess(): Promise<Sample> {
   // scripts/bench.ts bundles the worker beside this module; run from source, it is the .ts file
   const bundledWorker = resolve(import.meta.dirname, 'ha-hour-worker.mjs');
   const worker = existsSync(bundledWorker) ? bundledWorker : resolve(import.meta.dirname, 'ha-hour-worker.ts');
@@ -23,7 +29,9 @@ function runProcess(): Promise<Hour[]> {
   return new Promise((done, fail) => {
     child.on('exit', (code) => {
       if (code !== 0) return fail(new Error(`ha-hour-worker exited with code ${code}`));
-      done(out.trim().split('\n').map((line) => JSON.parse(line) as Hour));
+      const lines = out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, number>);
+      const last = lines.pop()!;
+      done({ hours: lines as Hour[], calibrationMs: last.calibrationMs! });
     });
   });
 }
@@ -37,11 +45,13 @@ export async function run(): Promise<Record<string, number | string>> {
   const processes = Number(process.env.HA_PROCESSES ?? 3);
   const cold: Hour[] = [];
   const warm: Hour[] = [];
+  const calibration: number[] = [];
   for (let i = 0; i < processes; i++) {
-    const [first, second] = await runProcess();
+    const { hours: [first, second], calibrationMs } = await runProcess();
     cold.push(first!);
     warm.push(second!);
-    process.stderr.write(`  [cluster] process ${i + 1}: cold ${first!.simToWallRatio}x, warm ${second!.simToWallRatio}x\n`);
+    calibration.push(calibrationMs);
+    process.stderr.write(`  [cluster] process ${i + 1}: cold ${first!.simToWallRatio}x, warm ${second!.simToWallRatio}x, reference workload ${calibrationMs} ms\n`);
   }
   const m = (runs: Hour[], k: keyof Hour): number => median(runs.map((r) => r[k]));
   return {
@@ -56,6 +66,7 @@ export async function run(): Promise<Record<string, number | string>> {
     haRunningAtEnd: Math.min(...cold.map((r) => r.runningAtEnd), ...warm.map((r) => r.runningAtEnd)),
     haPeakHeapMB: Math.max(...cold.map((r) => r.peakHeapMB)),
     haSamples: cold.map((r, i) => `${r.simToWallRatio}/${warm[i]!.simToWallRatio}`).join(' '),
-    note: 'cold = first hour in a fresh process, warm = second hour in it; samples are cold/warm ratios per process; the scale runs are in cluster-scale.bench.ts',
+    haReferenceWorkloadMs: median(calibration),
+    note: 'cold = first hour in a fresh process, warm = second hour in it; samples are cold/warm ratios per process; the reference workload (no runtime code) shows how fast the machine was; the scale runs are in cluster-scale.bench.ts',
   };
 }

@@ -44,5 +44,28 @@ async function haHour(): Promise<Record<string, number>> {
   };
 }
 
+/**
+ * A fixed workload with nothing of the runtime in it (maps, small objects, JSON, a sort), timed
+ * after the hours: this shared machine's speed swings by half from one hour to the next for the
+ * same binary, and this figure shows how fast the machine was while a sample ran, so samples taken
+ * at different times can be compared.
+ */
+function calibrationMs(): number {
+  const t0 = performance.now();
+  let sink = 0;
+  for (let round = 0; round < 5; round++) {
+    const byKey = new Map<string, { n: number; tags: string[] }>();
+    for (let i = 0; i < 100_000; i++) byKey.set(`key-${i}`, { n: i, tags: [`a${i % 7}`, `b${i % 13}`] });
+    const texts: string[] = [];
+    for (const [k, v] of byKey) if (v.n % 4 === 0) texts.push(JSON.stringify({ k, ...v }));
+    const parsed = texts.map((t) => JSON.parse(t) as { n: number });
+    parsed.sort((a, b) => (b.n % 1000) - (a.n % 1000) || a.n - b.n);
+    sink += parsed[0]!.n;
+  }
+  if (sink < 0) throw new Error('unreachable');
+  return Math.round(performance.now() - t0);
+}
+
 const hours = Number(process.argv[2] ?? 2);
 for (let i = 0; i < hours; i++) process.stdout.write(JSON.stringify(await haHour()) + '\n');
+process.stdout.write(JSON.stringify({ calibrationMs: calibrationMs() }) + '\n');
