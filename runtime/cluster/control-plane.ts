@@ -14,7 +14,7 @@ import { serviceAllocation } from './service-allocation.ts';
 import { ensureDefaultServiceCIDR } from './service-cidr.ts';
 import { ServiceIpAllocator } from './service-ips.ts';
 import { apiServerSecurePort } from './static-pods.ts';
-import type { ClusterPlan } from './options.ts';
+import type { ClusterPlan, MachinePlan } from './options.ts';
 
 /** How the cluster stops, starts and finds each component process. */
 export interface Component {
@@ -99,14 +99,19 @@ export const SUPER_ADMIN_CREDENTIALS = { clientCert: { commonName: 'kubernetes-s
  */
 function etcdServersOf(plan: ClusterPlan, etcd: EtcdCluster, localMember: string | undefined): { endpoints?: string[] } {
   if (plan.topology === 'managed' || localMember === undefined) return {};
-  const url = etcd.endpoints[etcd.members.findIndex((m) => m.name === localMember)];
+  const url = etcd.endpoints[etcd.members.findIndex((m) => m.process === localMember)];
   return url === undefined ? {} : { endpoints: [url] };
 }
 
 export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPlane {
+  // kubeadm names each member after its machine (etcd --name=<node>) and advertises its machine's IP
+  const machineOf = (member: string): MachinePlan => plan.machines.find((m) => m.etcdMember === member)!;
   const etcd = createEtcdCluster(kernel, {
     members: plan.etcdMembers.length as 1 | 3 | 5,
     names: plan.etcdMembers,
+    memberName: (member) => machineOf(member).name,
+    clientURL: (member) => `https://${machineOf(member).internalIP}:2379`,
+    peerURL: (member) => `https://${machineOf(member).internalIP}:2380`,
     clusterToken: 'kubernetes-etcd',
   });
   const components = new Map<string, Component>();

@@ -31,14 +31,14 @@ describe('faults.restoreEtcd', { timeout: 60_000 }, () => {
       '$ etcd',
       '# start kube-apiserver-cp-1',
     ]);
-    expect(first.stdout).toContain('--initial-cluster-token kubernetes-etcd-restore-1 --initial-advertise-peer-urls https://etcd-cp-1:2380 --data-dir /var/lib/etcd-from-backup-1/etcd-cp-1 --bump-revision 1000000000 --mark-compacted\n');
+    expect(first.stdout).toContain('--initial-cluster-token kubernetes-etcd-restore-1 --initial-advertise-peer-urls https://192.168.49.2:2380 --data-dir /var/lib/etcd-from-backup-1/cp-1 --bump-revision 1000000000 --mark-compacted\n');
     const names = (await cluster.kubectl('get namespaces -o name')).stdout;
     expect(names).toContain('namespace/saved\n');
     expect(names).not.toContain('namespace/unsaved\n');
     const firstId = cluster.internals.controlPlane.etcd.clusterId;
     const second = await cluster.faults.restoreEtcd('/backup.db', { bumpRevision: 0 });
     expect(second.exitCode).toBe(0);
-    expect(second.stdout).toContain('--data-dir /var/lib/etcd-from-backup-2/etcd-cp-1\n'); // no bump, so no --mark-compacted
+    expect(second.stdout).toContain('--data-dir /var/lib/etcd-from-backup-2/cp-1\n'); // no bump, so no --mark-compacted
     expect(cluster.internals.controlPlane.etcd.clusterId).not.toBe(firstId);
     expect((await cluster.kubectl('get namespace saved -o name')).stdout).toBe('namespace/saved\n');
   });

@@ -63,12 +63,13 @@ export async function restoreEtcd(cluster: Cluster, file: string, o: RestoreEtcd
     const r = await cluster.etcdctl(cmd);
     out.push(`$ etcdutl ${cmd}\n${r.stdout}${r.stderr.replace('Deprecated: Use `etcdutl snapshot restore` instead.\n\n', '')}`);
     if (r.exitCode !== 0) return fail(r.stderr);
-    dirOf.set(member.name, dataDir);
+    dirOf.set(member.process, dataDir);
   }
-  for (const member of plan.etcdMembers) {
-    const started = controlPlane.etcd.startFromDataDir(member, files.get(dirOf.get(member)!)!);
+  for (const member of controlPlane.etcd.members) {
+    const dataDir = dirOf.get(member.process)!;
+    const started = controlPlane.etcd.startFromDataDir(member.process, files.get(dataDir)!);
     if (!started.ok) return fail(`Error: ${started.error.message}\n`);
-    out.push(`$ etcd --name ${member} --data-dir ${dirOf.get(member)!}   # cluster ID ${started.value.clusterId}\n`);
+    out.push(`$ etcd --name ${member.name} --data-dir ${dataDir}   # cluster ID ${started.value.clusterId}\n`);
   }
   if (!driveUntil(() => controlPlane.etcd.leader() !== undefined, RESTORE_READY_TIMEOUT_MS)) {
     return fail(`Error: the restored etcd members elected no leader within ${RESTORE_READY_TIMEOUT_MS / 1000}s\n`);

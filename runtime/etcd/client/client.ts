@@ -27,6 +27,8 @@ export interface ClientOptions {
   name: string;
   /** Client URL -> member network endpoint, in preference order. */
   endpoints: { url: string; member: string }[];
+  /** Other URLs that reach a member (an --endpoints value may name them), e.g. 127.0.0.1:2379 on its machine. */
+  aliases?: { url: string; member: string }[];
   /** Default per-call deadline (etcdctl --command-timeout default 5 s). */
   timeoutMs?: number;
   /** Reads give up on a silent endpoint after this long and try the next one. */
@@ -85,7 +87,7 @@ export class SimEtcdClient implements EtcdClient {
   constructor(private readonly kernel: Kernel, private readonly opts: ClientOptions) {
     this.endpoints = opts.endpoints.map((e) => e.url);
     // "etcd-0:2379" finds "https://etcd-0:2379" too (etcdctl accepts endpoints without a scheme).
-    this.members = new Map(opts.endpoints.flatMap((e) => [[e.url, e.member], [withoutScheme(e.url), e.member]] as [string, string][]));
+    this.members = new Map([...(opts.aliases ?? []), ...opts.endpoints].flatMap((e) => [[e.url, e.member], [withoutScheme(e.url), e.member]] as [string, string][]));
     const live = opts.isLive ?? (() => true);
     this.live = live;
     this.clock = {

@@ -1,6 +1,6 @@
 // createEtcdCluster: N etcd members as kernel processes, plus clients that talk to them.
-// Member IDs are derived from the member name and cluster token (etcd derives them from the peer
-// URLs and token), so the same options always give the same IDs.
+// Member IDs are derived from the member's process name and cluster token (etcd derives them from
+// the peer URLs and token), so the same options always give the same IDs.
 import { fnv1a32, type Kernel } from '../../kernel/index.ts';
 import { SimEtcdClient } from '../client/client.ts';
 import type { EtcdClient } from '../client/types.ts';
@@ -12,10 +12,14 @@ import { fail, ok, type Result } from '../errors.ts';
 
 export interface EtcdClusterOptions {
   members?: 1 | 3 | 5;
-  /** Member names (also their process and network endpoint names). Default etcd-0, etcd-1, ... */
+  /** The members' process and network endpoint names. Default etcd-0, etcd-1, ... */
   names?: string[];
-  /** Client URL of each member; default https://<name>:2379. */
-  clientURL?: (name: string) => string;
+  /** etcd --name of the member run by each process; default the process name. */
+  memberName?: (process: string) => string;
+  /** Client URL of each member; default https://<process>:2379. */
+  clientURL?: (process: string) => string;
+  /** Peer URL of each member; default https://<process>:2380. */
+  peerURL?: (process: string) => string;
   clusterToken?: string;
   /** The version members report (etcd --version). */
   version?: string;
@@ -41,9 +45,12 @@ export interface EtcdCluster {
   readonly members: readonly MemberSpec[];
   /** Client URLs of all members, in member order. */
   readonly endpoints: readonly string[];
-  /** A new client with its own network endpoint (name must be unique). */
-  client(options?: { name?: string; endpoints?: string[]; timeoutMs?: number; isLive?: () => boolean }): EtcdClient;
-  /** Name of the live member that leads in the highest term, if any. */
+  /**
+   * A new client with its own network endpoint (name must be unique). `localMember` (a process
+   * name) is the member on the client's own machine: 127.0.0.1:2379 and localhost:2379 reach it.
+   */
+  client(options?: { name?: string; endpoints?: string[]; timeoutMs?: number; isLive?: () => boolean; localMember?: string }): EtcdClient;
+  /** Process name of the live member that leads in the highest term, if any. The methods below take process names too. */
   leader(): string | undefined;
   isUp(name: string): boolean;
   crash(name: string): void;
@@ -79,11 +86,13 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
   }
   const token = options.clusterToken ?? 'etcd-cluster';
   const clientURL = options.clientURL ?? ((n: string) => `https://${n}:2379`);
-  const specs: MemberSpec[] = names.map((name) => ({
-    name,
-    id: memberIdFor(name, token),
-    peerURL: `https://${name}:2380`,
-    clientURL: clientURL(name),
+  const peerURL = options.peerURL ?? ((n: string) => `https://${n}:2380`);
+  const specs: MemberSpec[] = names.map((process) => ({
+    name: options.memberName?.(process) ?? process,
+    process,
+    id: memberIdFor(process, token),
+    peerURL: peerURL(process),
+    clientURL: clientURL(process),
   }));
   let identity = { clusterId: clusterIdFor(specs, token), specs };
   const clusterId = identity.clusterId;
@@ -101,13 +110,13 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
   };
   const handles = new Map<string, MemberHandle>();
   for (const spec of specs) {
-    kernel.spawn(spec.name, (ctx) => {
+    kernel.spawn(spec.process, (ctx) => {
       // a restored data directory carries the new cluster's identity and the snapshot to boot from
       const restored = ctx.disk.get<RestoredDataDir>(RESTORED_DATA_DIR_KEY);
       const mine = restored ? restoredIdentity(specs, restored) : undefined;
       const memberCfg: MemberConfig = mine && restored ? { ...cfg, clusterId: mine.clusterId, members: mine.specs, restoreFrom: restored.snapshot } : cfg;
-      startMember(ctx, mine?.specs.find((s) => s.name === spec.name) ?? spec, memberCfg, (h) => {
-        if (h) handles.set(spec.name, h);
+      startMember(ctx, mine?.specs.find((s) => s.process === spec.process) ?? spec, memberCfg, (h) => {
+        if (h) handles.set(spec.process, h);
       });
     });
   }
@@ -122,15 +131,25 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
     },
     endpoints: specs.map((s) => s.clientURL),
     client(o = {}) {
+      const local = o.localMember !== undefined ? specs.find((s) => s.process === o.localMember) : undefined;
+      if (o.localMember !== undefined && !local) throw new Error(`etcd client: no member process named ${o.localMember}`);
+      // kubeadm's etcd listens on https://127.0.0.1:2379 besides its advertised URL; an etcdctl
+      // --endpoints may name any member's URL, not just the client's own endpoints
+      const aliases = [
+        ...(local ? LOOPBACK_CLIENT_URLS.map((url) => ({ url, member: local.process })) : []),
+        ...specs.map((s) => ({ url: s.clientURL, member: s.process })),
+      ];
       const urls = o.endpoints ?? specs.map((s) => s.clientURL);
       const endpoints = urls.map((url) => {
         const spec = specs.find((s) => s.clientURL === url);
-        if (!spec) throw new Error(`etcd client: ${url} is not a member's client URL`);
-        return { url, member: spec.name };
+        const alias = aliases.find((a) => a.url === url);
+        if (!spec && !alias) throw new Error(`etcd client: ${url} is not a member's client URL`);
+        return { url, member: spec?.process ?? alias!.member };
       });
       return new SimEtcdClient(kernel, {
         name: o.name ?? `etcd-client-${clients++}`,
         endpoints,
+        aliases,
         ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
         ...(o.isLive ? { isLive: o.isLive } : {}),
       });
@@ -139,9 +158,9 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
       let best: string | undefined;
       let bestTerm = -1;
       for (const s of specs) {
-        const r = live(s.name)?.node.raft;
+        const r = live(s.process)?.node.raft;
         if (r && r.state === 'StateLeader' && r.term > bestTerm) {
-          best = s.name;
+          best = s.process;
           bestTerm = r.term;
         }
       }
@@ -155,9 +174,11 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
       const r = live(name)?.node.raft;
       return r && { term: r.term, lead: r.lead, state: r.state, commit: r.raftLog.committed, applied: r.raftLog.applied };
     },
-    startFromDataDir(name, dataDir) {
-      const proc = kernel.process(name);
-      if (!proc || !specs.some((s) => s.name === name)) return fail({ code: 'InvalidArgument', message: `no etcd member named "${name}"` });
+    startFromDataDir(process, dataDir) {
+      const proc = kernel.process(process);
+      const spec = specs.find((s) => s.process === process);
+      if (!proc || !spec) return fail({ code: 'InvalidArgument', message: `no etcd member process named "${process}"` });
+      const name = spec.name;
       if (proc.up) return fail({ code: 'FailedPrecondition', message: `etcd member ${name} is running: stop it before starting it from another data directory` });
       const dir = decodeDataDir(dataDir);
       if (!dir.ok) return dir;
@@ -175,6 +196,9 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
   };
 }
 
+/** The client URLs that reach the member on the client's own machine. */
+const LOOPBACK_CLIENT_URLS = ['https://127.0.0.1:2379', 'https://localhost:2379'];
+
 const RESTORED_DATA_DIR_KEY = 'restored-data-dir';
 
 /** etcd derives the cluster ID from the member IDs (membership/cluster.go genID); we add the token. */
@@ -184,6 +208,6 @@ function clusterIdFor(specs: readonly MemberSpec[], token: string): string {
 
 /** The members and cluster ID a restored data directory describes (same names and URLs, IDs from its token). */
 function restoredIdentity(specs: readonly MemberSpec[], dir: RestoredDataDir): { clusterId: string; specs: MemberSpec[] } {
-  const renamed = specs.map((s) => ({ ...s, id: memberIdFor(s.name, dir.clusterToken) }));
+  const renamed = specs.map((s) => ({ ...s, id: memberIdFor(s.process, dir.clusterToken) }));
   return { clusterId: clusterIdFor(renamed, dir.clusterToken), specs: renamed };
 }

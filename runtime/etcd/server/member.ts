@@ -19,7 +19,10 @@ import { requestBytes } from './request-size.ts';
 import { EtcdStateMachine, memberSnapshotOf, rememberProposal } from './state-machine.ts';
 
 export interface MemberSpec {
+  /** etcd --name: what `member list` shows (kubeadm names each member after its machine). */
   name: string;
+  /** The member's process and network endpoint in the simulation (its Raft ID here). */
+  process: string;
   /** 16-digit hex member ID. */
   id: string;
   peerURL: string;
@@ -99,7 +102,7 @@ class EtcdMember implements MemberHandle {
     if (snap.metadata.index > 0) this.sm.restore(snap.data);
     this.hub = new WatchHub(this.sm.store);
     this.node = new RawNode({
-      id: spec.name,
+      id: spec.process,
       storage: this.storage,
       rng: ctx.rng,
       electionTick: cfg.electionTicks,
@@ -124,7 +127,7 @@ class EtcdMember implements MemberHandle {
   private loadStorage(): MemoryStorage {
     const existing = this.ctx.disk.get<MemoryStorage>('raft');
     if (existing) return existing;
-    const voters = this.cfg.members.map((m) => m.name);
+    const voters = this.cfg.members.map((m) => m.process);
     const storage = new MemoryStorage(voters);
     if (this.cfg.restoreFrom !== undefined) {
       // etcdutl snapshot restore: a fresh log whose first entry is a snapshot of the old store.
@@ -280,7 +283,7 @@ class EtcdMember implements MemberHandle {
   private linearizableRead(replyTo: string, reqId: string, req: RangeRequest): void {
     if (this.node.raft.lead === None) return this.respond(replyTo, reqId, fail(ErrNoLeader));
     const read: PendingRead = {
-      ctx: `${this.spec.name}/${this.ctx.incarnation}/r${this.seq++}`,
+      ctx: `${this.spec.process}/${this.ctx.incarnation}/r${this.seq++}`,
       index: -1,
       issuedMs: this.ctx.now(),
       replyTo,
@@ -343,7 +346,7 @@ class EtcdMember implements MemberHandle {
     for (const r of this.reads) {
       const ageTicks = Math.floor((now - r.issuedMs) / this.cfg.tickMs);
       if (r.index < 0 && ageTicks > 0 && ageTicks % READ_RETRY_TICKS === 0 && this.node.raft.lead !== None) {
-        r.ctx = `${this.spec.name}/${this.ctx.incarnation}/r${this.seq++}`;
+        r.ctx = `${this.spec.process}/${this.ctx.incarnation}/r${this.seq++}`;
         this.node.readIndex(r.ctx);
       }
     }
@@ -452,11 +455,11 @@ class EtcdMember implements MemberHandle {
       return reply(ok({ id: r.id, ttl: this.lessor.remainingSeconds(r.id, now), grantedTtl: lease.ttl, keys: lease.keys }));
     }
     const lead = this.node.raft.lead;
-    if (lead === None || lead === this.spec.name) return reply(fail(ErrNoLeader));
-    const relayId = `${this.spec.name}/${this.ctx.incarnation}/f${this.seq++}`;
+    if (lead === None || lead === this.spec.process) return reply(fail(ErrNoLeader));
+    const relayId = `${this.spec.process}/${this.ctx.incarnation}/f${this.seq++}`;
     this.relays.set(relayId, { replyTo: msg.replyTo, reqId: msg.reqId });
     this.ctx.setTimer(this.cfg.requestTimeoutMs, () => this.relays.delete(relayId));
-    const forward: RequestMessage = { kind: 'etcd.request', reqId: relayId, replyTo: this.spec.name, request: r };
+    const forward: RequestMessage = { kind: 'etcd.request', reqId: relayId, replyTo: this.spec.process, request: r };
     this.ctx.send(lead, forward);
   }
 
@@ -475,7 +478,7 @@ class EtcdMember implements MemberHandle {
     for (let i = 0; i < expired.length; i++) {
       const id = expired[i]!;
       this.ctx.trace('etcd.lease.expired', id.toString(16).padStart(16, '0'));
-      this.propose(`${this.spec.name}/${this.ctx.incarnation}/revoke${this.seq++}`, { op: 'leaseRevoke', id }, () => {});
+      this.propose(`${this.spec.process}/${this.ctx.incarnation}/revoke${this.seq++}`, { op: 'leaseRevoke', id }, () => {});
     }
   }
 
@@ -534,7 +537,7 @@ class EtcdMember implements MemberHandle {
   private status(): EndpointStatus {
     const st = this.sm.store.status();
     const lead = this.node.raft.lead;
-    const leaderSpec = this.cfg.members.find((m) => m.name === lead);
+    const leaderSpec = this.cfg.members.find((m) => m.process === lead);
     return {
       version: this.cfg.version,
       dbSize: st.dbSizeBytes,

@@ -87,7 +87,7 @@ describe('startFromDataDir on a running cluster', () => {
     expect(refusal('etcd-0', dirFor(file, 'etcd-1'))).toBe('the data directory was restored for member "etcd-1", not "etcd-0"');
     const solo = must(restoreDataDir(file, { name: 'etcd-0', initialCluster: 'etcd-0=https://etcd-0:2380', clusterToken: 't', bumpRevision: 0, markCompacted: false })).dataDir;
     expect(refusal('etcd-0', solo)).toBe('the data directory\'s initial cluster (etcd-0) is not this cluster\'s members (etcd-0, etcd-1, etcd-2)');
-    expect(refusal('etcd-9', solo)).toBe('no etcd member named "etcd-9"');
+    expect(refusal('etcd-9', solo)).toBe('no etcd member process named "etcd-9"');
     expect(refusal('etcd-0', 'not json')).toBe('not an etcd data directory');
   });
 });

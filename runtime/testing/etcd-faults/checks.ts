@@ -43,9 +43,9 @@ export function checkAckedWrites(cluster: EtcdCluster, acked: readonly AckedWrit
 /** All members at the same revision with the same hashkv (run after the cluster settled). */
 export function checkConvergence(cluster: EtcdCluster): string | undefined {
   const seen = cluster.members.map((m) => {
-    const s = cluster.store(m.name);
+    const s = cluster.store(m.process);
     const h = s?.hashKV();
-    return { name: m.name, revision: s?.revision, hash: h?.ok ? h.value.hash : undefined };
+    return { name: m.process, revision: s?.revision, hash: h?.ok ? h.value.hash : undefined };
   });
   const first = seen[0]!;
   for (const s of seen) {

@@ -37,7 +37,7 @@ export class FaultInjector {
   }
 
   private injectOne(): void {
-    const names = this.cluster.members.map((m) => m.name);
+    const names = this.cluster.members.map((m) => m.process);
     const up = names.filter((n) => this.cluster.isUp(n));
     const down = names.filter((n) => !this.cluster.isUp(n));
     const pick = <T>(xs: T[]): T => xs[this.rng.nextInt(xs.length)]!;
