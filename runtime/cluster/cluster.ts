@@ -118,8 +118,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   waitForControlPlane(plan, controlPlane, driveUntil);
   ensureAdminClusterRoleBinding(restClient('kubeadm-init', { credentials: SUPER_ADMIN_CREDENTIALS }), controlPlane, driveUntil, kernel);
+  /** The operator's files (etcdctl snapshots), which are also the control-plane machines' etcd mounts. */
+  const files = new Map<string, string>();
   const components = startComponents(kernel, plan, controlPlane.components,
-    (m) => (m.role === 'control-plane' && m.visible ? staticPodSource(kernel, plan, m, controlPlane) : undefined));
+    (m) => (m.role === 'control-plane' && m.visible ? staticPodSource(kernel, plan, m, controlPlane, files) : undefined));
   // a deleted instance's machine stops like faults.stopNode (faults is defined below; this runs later)
   const cloud = createClusterCloud(kernel, plan, (name) => void faults.stopNode(name));
   if (cloud) startCloudControllerManagers(kernel, plan, cloud, controlPlane.components);
@@ -134,7 +136,6 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   });
 
   const kubectlClient = restClient('kubectl', { timeoutMs: 60_000 });
-  const files = new Map<string, string>();
   let etcdctlClient: EtcdClient | undefined;
   let partitionGroups: string[][] | undefined;
 

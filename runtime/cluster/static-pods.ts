@@ -7,9 +7,11 @@
 // (kube-apiserver: /readyz), restarted once per time the process came back. The kubelet only sees
 // this narrow view (StaticPodSource), as a real kubelet sees containerd.
 import type { Container, Pod } from '../api/index.ts';
+import { execInUserland, userlandOf } from '../cri/index.ts';
 import type { Kernel } from '../kernel/index.ts';
 import type { StaticContainerState, StaticPodManifest, StaticPodSource } from '../kubelet/index.ts';
 import type { ControlPlane } from './control-plane.ts';
+import { etcdContainer } from './etcd-container.ts';
 import type { ClusterPlan, MachinePlan } from './options.ts';
 
 /** The control plane's images match the API server's and kubelets' v1.33.0 (kubeadm's image tags). */
@@ -39,8 +41,9 @@ export function staticPodManifests(plan: ClusterPlan, m: MachinePlan): StaticPod
  * component process `<manifest name>-<machine>`. The remembered start and exit times play the part
  * of containerd's records, which outlive a kubelet restart.
  */
-export function staticPodSource(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, controlPlane: ControlPlane): StaticPodSource {
+export function staticPodSource(kernel: Kernel, plan: ClusterPlan, m: MachinePlan, controlPlane: ControlPlane, hostFiles: Map<string, string>): StaticPodSource {
   const manifests = staticPodManifests(plan, m);
+  const etcdExec = m.etcdMember ? etcdContainer({ kernel, etcd: controlPlane.etcd, member: m.etcdMember, machine: m.name, hostFiles }) : undefined;
   /** "<manifest name>-<machine>", built once per manifest (the kubelet asks every second). */
   const processNames = new Map<string, string>();
   const seen = new Map<string, { incarnation: number; startedAtMs: number; finishedAtMs?: number; previous?: { startedAtMs: number; finishedAtMs: number } }>();
@@ -79,10 +82,39 @@ export function staticPodSource(kernel: Kernel, plan: ClusterPlan, m: MachinePla
       if (running && s.previous && restartCount > 0) state.previous = s.previous;
       return state;
     },
+    exec(manifestName, argv, done) {
+      if (manifestName === 'etcd' && etcdExec) return etcdExec(argv, done);
+      // the other control-plane images are distroless
+      const image = manifests.find((x) => x.pod.metadata.name === manifestName)?.pod.spec.containers[0]?.image ?? '';
+      done(execInUserland(userlandOf(image), argv, { hostname: m.name, env: [], files: {} }));
+    },
   };
 }
 
-function componentPod(name: string, container: Container, annotations: Record<string, string> = {}): Pod {
+/** A hostPath volume and where the container mounts it (kubeadm's staticpod NewVolume / NewVolumeMount). */
+interface HostMount {
+  name: string;
+  path: string;
+  type: 'DirectoryOrCreate' | 'FileOrCreate';
+  readOnly: boolean;
+}
+
+const hostMount = (name: string, path: string, readOnly = true, type: HostMount['type'] = 'DirectoryOrCreate'): HostMount => ({ name, path, type, readOnly });
+
+/** The CA bundles every component that dials TLS mounts (on a Debian-family host). */
+const CA_CERT_MOUNTS = [
+  hostMount('ca-certs', '/etc/ssl/certs'), hostMount('etc-ca-certificates', '/etc/ca-certificates'),
+  hostMount('usr-local-share-ca-certificates', '/usr/local/share/ca-certificates'), hostMount('usr-share-ca-certificates', '/usr/share/ca-certificates'),
+];
+
+/** kubeadm lists volumes sorted by name (VolumeMapToSlice) and, except for etcd, the mounts too. */
+const byName = (mounts: HostMount[]): HostMount[] => [...mounts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+function withMounts(container: Container, mounts: HostMount[]): Container {
+  return { ...container, volumeMounts: mounts.map((m) => ({ mountPath: m.path, name: m.name, ...(m.readOnly ? { readOnly: true } : {}) })) };
+}
+
+function componentPod(name: string, container: Container, annotations: Record<string, string> = {}, mounts: HostMount[] = []): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -97,6 +129,7 @@ function componentPod(name: string, container: Container, annotations: Record<st
       priority: 2000001000,
       priorityClassName: 'system-node-critical',
       securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
+      ...(mounts.length > 0 ? { volumes: byName(mounts).map((m) => ({ hostPath: { path: m.path, type: m.type }, name: m.name })) } : {}),
     },
   };
 }
@@ -109,7 +142,9 @@ const httpProbe = (host: string, path: string, port: number, scheme: 'HTTP' | 'H
 function etcdPod(plan: ClusterPlan, m: MachinePlan): Pod {
   const ip = m.internalIP;
   const cluster = plan.machines.filter((x) => x.etcdMember).map((x) => `${x.name}=https://${x.internalIP}:2380`).join(',');
-  return componentPod('etcd', {
+  // GetEtcdPodSpec lists the data directory's mount first
+  const mounts = [hostMount('etcd-data', '/var/lib/etcd', false), hostMount('etcd-certs', `${PKI}/etcd`, false)];
+  return componentPod('etcd', withMounts({
     name: 'etcd',
     image: ETCD_IMAGE,
     command: [
@@ -125,13 +160,14 @@ function etcdPod(plan: ClusterPlan, m: MachinePlan): Pod {
     readinessProbe: httpProbe('127.0.0.1', '/readyz', 2381, 'HTTP', { failureThreshold: 3, periodSeconds: 1 }),
     startupProbe: httpProbe('127.0.0.1', '/readyz', 2381, 'HTTP', { failureThreshold: 24, initialDelaySeconds: 10, periodSeconds: 10 }),
     resources: { requests: { cpu: '100m', memory: '100Mi' } },
-  }, { 'kubeadm.kubernetes.io/etcd.advertise-client-urls': `https://${ip}:2379` });
+  }, mounts), { 'kubeadm.kubernetes.io/etcd.advertise-client-urls': `https://${ip}:2379` }, mounts);
 }
 
 function apiServerPod(plan: ClusterPlan, m: MachinePlan): Pod {
   const ip = m.internalIP;
   const port = apiServerSecurePort(plan);
-  return componentPod('kube-apiserver', {
+  const mounts = byName([...CA_CERT_MOUNTS, hostMount('k8s-certs', PKI)]);
+  return componentPod('kube-apiserver', withMounts({
     name: 'kube-apiserver',
     image: `registry.k8s.io/kube-apiserver:${KUBERNETES_IMAGE_TAG}`,
     command: [
@@ -148,12 +184,16 @@ function apiServerPod(plan: ClusterPlan, m: MachinePlan): Pod {
     readinessProbe: httpProbe(ip, '/readyz', port, 'HTTPS', { failureThreshold: 3, periodSeconds: 1 }),
     startupProbe: httpProbe(ip, '/livez', port, 'HTTPS', { failureThreshold: 24, initialDelaySeconds: 10, periodSeconds: 10 }),
     resources: { requests: { cpu: '250m' } },
-  }, { 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint': `${ip}:${port}` });
+  }, mounts), { 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint': `${ip}:${port}` }, mounts);
 }
 
 function controllerManagerPod(podSubnet: string): Pod {
   const conf = '/etc/kubernetes/controller-manager.conf';
-  return componentPod('kube-controller-manager', {
+  const mounts = byName([
+    ...CA_CERT_MOUNTS, hostMount('k8s-certs', PKI), hostMount('kubeconfig', conf, true, 'FileOrCreate'),
+    hostMount('flexvolume-dir', '/usr/libexec/kubernetes/kubelet-plugins/volume/exec', false),
+  ]);
+  return componentPod('kube-controller-manager', withMounts({
     name: 'kube-controller-manager',
     image: `registry.k8s.io/kube-controller-manager:${KUBERNETES_IMAGE_TAG}`,
     command: [
@@ -167,12 +207,13 @@ function controllerManagerPod(podSubnet: string): Pod {
     livenessProbe: httpProbe('127.0.0.1', '/healthz', 10257, 'HTTPS', { failureThreshold: 8, initialDelaySeconds: 10, periodSeconds: 10 }),
     startupProbe: httpProbe('127.0.0.1', '/healthz', 10257, 'HTTPS', { failureThreshold: 24, initialDelaySeconds: 10, periodSeconds: 10 }),
     resources: { requests: { cpu: '200m' } },
-  });
+  }, mounts), {}, mounts);
 }
 
 function schedulerPod(): Pod {
   const conf = '/etc/kubernetes/scheduler.conf';
-  return componentPod('kube-scheduler', {
+  const mounts = [hostMount('kubeconfig', conf, true, 'FileOrCreate')];
+  return componentPod('kube-scheduler', withMounts({
     name: 'kube-scheduler',
     image: `registry.k8s.io/kube-scheduler:${KUBERNETES_IMAGE_TAG}`,
     command: [
@@ -182,5 +223,5 @@ function schedulerPod(): Pod {
     livenessProbe: httpProbe('127.0.0.1', '/healthz', 10259, 'HTTPS', { failureThreshold: 8, initialDelaySeconds: 10, periodSeconds: 10 }),
     startupProbe: httpProbe('127.0.0.1', '/healthz', 10259, 'HTTPS', { failureThreshold: 24, initialDelaySeconds: 10, periodSeconds: 10 }),
     resources: { requests: { cpu: '100m' } },
-  });
+  }, mounts), {}, mounts);
 }

@@ -29,6 +29,7 @@ export {
 export { httpServerOf, SERVE_HOSTNAME_PORT, type HttpServer } from './servers.ts';
 export {
   execInUserland,
+  hostProgramCall,
   extraProgramsOf,
   userlandOf,
   type HttpGetResult,

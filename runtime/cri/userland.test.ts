@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { execInUserland, userlandOf, type ExecEnvironment, type ExecResult, type Userland } from './userland.ts';
+import { execInUserland, hostProgramCall, userlandOf, type ExecEnvironment, type ExecResult, type Userland } from './userland.ts';
 
 const env: ExecEnvironment = { hostname: 'web-1', env: [['PATH', '/bin'], ['HOSTNAME', 'web-1'], ['NAME', 'a b']], files: { '/etc/hostname': 'web-1\n' } };
 const run = (u: Userland, ...argv: string[]): ExecResult => execInUserland(u, argv, env);
@@ -11,8 +11,9 @@ describe('userlandOf', () => {
     ['docker.io/library/nginx:1.27-alpine', 'alpine'],
     ['docker.io/library/redis:7', 'debian'],
     ['ghcr.io/inside-cp/crash-after:5s', 'busybox'],
-    ['registry.k8s.io/etcd:3.5.16-0', 'distroless'],
+    ['registry.k8s.io/etcd:3.5.16-0', 'etcd'],
     ['registry.k8s.io/pause:3.10', 'distroless'],
+    ['registry.k8s.io/kube-apiserver:v1.33.0', 'distroless'],
   ])('%s is %s', (ref, userland) => expect(userlandOf(ref)).toBe(userland));
 });
 
@@ -47,5 +48,32 @@ describe('execInUserland', () => {
 
   it('says plainly when a real program is not simulated', () => {
     expect(run('busybox', 'ls', '/')).toMatchObject({ stderr: 'ls: present in this image, but not simulated by Inside the Control Plane\n', exitCode: 126 });
+  });
+});
+
+describe('the etcd image (distroless, a static bash as /bin/sh, the etcd binaries)', () => {
+  it('has a shell with only its builtins: bash\'s "command not found" under the name sh', () => {
+    expect(run('etcd', 'sh', '-c', 'echo hi; cat /etc/hosts; true && echo ok')).toMatchObject({
+      stdout: 'hi\nok\n', stderr: 'sh: line 1: cat: command not found\n', exitCode: 0,
+    });
+    expect(run('etcd', 'sh', '-c', 'ls')).toMatchObject({ stderr: 'sh: line 1: ls: command not found\n', exitCode: 127 });
+  });
+
+  it('has no cat, echo or ls binaries to exec directly (builtins exist only inside the shell)', () => {
+    for (const program of ['cat', 'echo', 'ls']) expect(run('etcd', program)).toHaveProperty('startError');
+  });
+
+  it('leaves etcdctl to the container\'s owner, alone or as a script\'s one command with its variables', () => {
+    expect(hostProgramCall('etcd', ['etcdctl', 'member', 'list'])).toEqual({ argv: ['etcdctl', 'member', 'list'], assignments: [] });
+    expect(hostProgramCall('etcd', ['/usr/local/bin/etcdctl', 'version'])).toEqual({ argv: ['etcdctl', 'version'], assignments: [] });
+    expect(hostProgramCall('etcd', ['sh', '-c', 'ETCDCTL_API=3 etcdctl --cacert="/a b" get k'])).toEqual({
+      argv: ['etcdctl', '--cacert=/a b', 'get', 'k'], assignments: [['ETCDCTL_API', '3']],
+    });
+    expect(hostProgramCall('etcd', ['sh', '-c', 'etcdctl get k; echo done'])).toBeUndefined();
+    expect(hostProgramCall('etcd', ['sh', '-c', 'echo hi'])).toBeUndefined();
+    expect(hostProgramCall('busybox', ['etcdctl', 'get', 'k'])).toBeUndefined();
+    // inside a longer script it says why it does not run, rather than pretending it is missing
+    expect(run('etcd', 'sh', '-c', 'etcdctl get k; echo done')).toMatchObject({ stdout: 'done\n', exitCode: 0 });
+    expect(run('etcd', 'sh', '-c', 'etcdctl get k; echo done')).toHaveProperty('stderr', expect.stringContaining('etcdctl: runs here only as the container\'s one command'));
   });
 });

@@ -7,11 +7,14 @@
 // `||`, `exit N`). Each shell reports an unknown command as that shell does (dash, bash, busybox).
 // curl (the nginx images), busybox's wget and nslookup connect through the pod's network namespace.
 // Programs the real image has but this simulation does not run (ls, ps...) say so and exit
-// 126, rather than pretending the image lacks them.
+// 126, rather than pretending the image lacks them. Kubernetes' etcd image is distroless plus a
+// static bash as /bin/sh (cluster/images/etcd/Dockerfile) and the etcd binaries: its etcdctl talks
+// to etcd, which is not the runtime's business, so whoever runs the etcd container runs it
+// (hostProgramCall finds such a call, the cluster's static pods run it).
 import { curl, nslookup, wget } from './net-tools.ts';
 
 /** Which userland an image has (decides its programs and its shell's error texts). */
-export type Userland = 'debian' | 'alpine' | 'busybox' | 'distroless';
+export type Userland = 'debian' | 'alpine' | 'busybox' | 'distroless' | 'etcd';
 
 /** What the container's process sees: set up by the kubelet (env, /etc files) and the runtime (hostname). */
 export interface ExecEnvironment {
@@ -68,6 +71,19 @@ const PROGRAMS: Record<Userland, ReadonlySet<string>> = {
   alpine: new Set([...COMMON, ...BUSYBOX_NET]),
   busybox: new Set([...COMMON, ...BUSYBOX_NET]),
   distroless: new Set(),
+  etcd: new Set(['sh']),
+};
+
+/** Commands every shell runs itself (dash, bash and busybox ash have them built in). */
+const SHELL_BUILTINS: ReadonlySet<string> = new Set(['echo', 'true', 'false']);
+
+/**
+ * Programs an image ships whose work is outside the container runtime (etcdctl dials etcd): the
+ * runtime finds the call (hostProgramCall) and leaves it to the container's owner.
+ */
+const HOST_PROGRAMS: Record<Userland, ReadonlySet<string>> = {
+  debian: new Set(), alpine: new Set(), busybox: new Set(), distroless: new Set(),
+  etcd: new Set(['etcdctl', 'etcdutl']),
 };
 
 /**
@@ -79,11 +95,14 @@ const UNSIMULATED: Record<Userland, ReadonlySet<string>> = {
   alpine: new Set(['ls', 'ps', 'date', 'id', 'uname']),
   busybox: new Set(['ls', 'ps', 'date', 'id', 'uname']),
   distroless: new Set(),
+  etcd: new Set(['etcd', 'cp', 'migrate', 'migrate-if-needed.sh']),
 };
 
 /** Exit code and text of a program the image has but the simulation does not run. */
 const UNSIMULATED_EXIT = 126;
 const unsimulated = (name: string): string => `${name}: present in this image, but not simulated by Inside the Control Plane\n`;
+/** A host program reached where its owner cannot run it (inside a longer script, or with no owner). */
+const hostOnly = (name: string): string => `${name}: runs here only as the container's one command (kubectl exec POD -- ${name} ...), not inside a longer script\n`;
 
 /** The userland of an image by its fully qualified reference. */
 export function userlandOf(ref: string): Userland {
@@ -92,7 +111,8 @@ export function userlandOf(ref: string): Userland {
   if (repo === 'docker.io/library/busybox' || repo.startsWith('ghcr.io/inside-cp/')) return 'busybox';
   if (repo.startsWith('docker.io/library/')) return tag.includes('alpine') ? 'alpine' : 'debian';
   if (repo === 'registry.k8s.io/e2e-test-images/agnhost') return 'alpine';
-  // registry.k8s.io images (pause, etcd, the control plane, kube-proxy's distroless base, CoreDNS)
+  if (repo === 'registry.k8s.io/etcd') return 'etcd';
+  // registry.k8s.io images (pause, the control plane, kube-proxy's distroless base, CoreDNS)
   // and kindnetd ship no shell
   return 'distroless';
 }
@@ -108,12 +128,33 @@ function notFound(program: string): string {
   return `OCI runtime exec failed: exec failed: unable to start container process: exec: "${program}": ${what}: unknown`;
 }
 
+/**
+ * A call of one of the image's host programs (HOST_PROGRAMS): argv itself, or a shell running
+ * just that one command (`sh -c "ETCDCTL_API=3 etcdctl member list"`), with the variables the
+ * command line assigns. Undefined for anything else (execInUserland runs it).
+ */
+export function hostProgramCall(userland: Userland, argv: readonly string[]): { argv: string[]; assignments: [string, string][] } | undefined {
+  const programOf = (words: readonly string[]): string => (words[0] ?? '').replace(/^\/(usr\/)?(local\/)?s?bin\//, '');
+  if (HOST_PROGRAMS[userland].has(programOf(argv))) return { argv: [programOf(argv), ...argv.slice(1)], assignments: [] };
+  if (programOf(argv) !== 'sh' || argv[1] !== '-c' || argv[2] === undefined) return undefined;
+  const commands = parseScript(argv[2], new Map()).filter((c) => c.words.length > 0);
+  if (commands.length !== 1) return undefined;
+  const words = commands[0]!.words;
+  const assignments: [string, string][] = [];
+  while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) {
+    const w = words.shift()!;
+    assignments.push([w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]);
+  }
+  return HOST_PROGRAMS[userland].has(programOf(words)) ? { argv: [programOf(words), ...words.slice(1)], assignments } : undefined;
+}
+
 /** Runs argv in a container of the given userland (CRI Exec without stdin). */
 export function execInUserland(userland: Userland, argv: readonly string[], env: ExecEnvironment, extra: ReadonlySet<string> = new Set()): ExecResult {
   const program = argv[0] ?? '';
   const name = program.replace(/^\/(usr\/)?(local\/)?s?bin\//, '');
   const out: ExecOutput = { stdout: '', stderr: '', exitCode: 0, durationMs: 0 };
   if (UNSIMULATED[userland].has(name)) return { ...out, stderr: unsimulated(name), exitCode: UNSIMULATED_EXIT };
+  if (HOST_PROGRAMS[userland].has(name)) return { ...out, stderr: hostOnly(name), exitCode: UNSIMULATED_EXIT };
   if (!PROGRAMS[userland].has(name) && !extra.has(name)) return { startError: notFound(program) };
   runProgram({ userland, extra }, name, argv.slice(1), env, out);
   return out;
@@ -126,6 +167,8 @@ interface Image {
 }
 
 const has = (image: Image, name: string): boolean => PROGRAMS[image.userland].has(name) || image.extra.has(name);
+/** Whether a shell of this image finds the command (its builtins, then the image's programs). */
+const shellFinds = (image: Image, name: string): boolean => SHELL_BUILTINS.has(name) || has(image, name);
 
 function runProgram(image: Image, name: string, args: readonly string[], env: ExecEnvironment, out: ExecOutput): void {
   const userland = image.userland;
@@ -216,13 +259,14 @@ function runShell(image: Image, shell: string, args: readonly string[], env: Exe
       return;
     }
     const name = cmd.replace(/^\/(usr\/)?(local\/)?s?bin\//, '');
-    if (UNSIMULATED[userland].has(name)) {
-      (out.writes ??= []).push({ atMs: out.durationMs, text: unsimulated(name) });
-      out.stderr += unsimulated(name);
+    const notRun = UNSIMULATED[userland].has(name) ? unsimulated(name) : HOST_PROGRAMS[userland].has(name) ? hostOnly(name) : undefined;
+    if (notRun !== undefined) {
+      (out.writes ??= []).push({ atMs: out.durationMs, text: notRun });
+      out.stderr += notRun;
       last = UNSIMULATED_EXIT;
       continue;
     }
-    if (!has(image, name)) {
+    if (!shellFinds(image, name)) {
       (out.writes ??= []).push({ atMs: out.durationMs, text: commandNotFound(userland, shell, cmd) });
       out.stderr += commandNotFound(userland, shell, cmd);
       last = 127;
@@ -242,6 +286,8 @@ function runShell(image: Image, shell: string, args: readonly string[], env: Exe
 /** How each shell says a command is not there (dash: "sh: 1: x: not found", bash, busybox ash). */
 function commandNotFound(userland: Userland, shell: string, cmd: string): string {
   if (shell === 'bash') return `bash: line 1: ${cmd}: command not found\n`;
+  // the etcd image's /bin/sh is bash-static, which names itself by the name it was run as
+  if (userland === 'etcd') return `sh: line 1: ${cmd}: command not found\n`;
   if (userland === 'debian') return `sh: 1: ${cmd}: not found\n`;
   return `sh: ${cmd}: not found\n`;
 }

@@ -16,8 +16,12 @@ export interface ExecServerDeps {
   pods: Lister<Pod>;
   statusOf(namespace: string, name: string): PodStatus | undefined;
   cri: ContainerRuntime;
-  /** A static pod's container (its process runs outside the CRI here): runs argv in its image. */
-  staticExec?(pod: Pod, container: string, argv: readonly string[]): ExecResult | undefined;
+  /**
+   * A static pod's container (its process runs outside the CRI here): runs argv in its image and
+   * calls `done` (at once, or when a program that talks to something else has its answer); false
+   * for a pod that is not one of this node's static pods.
+   */
+  staticExec?(pod: Pod, container: string, argv: readonly string[], done: (result: ExecResult) => void): boolean;
   /** What the kubelet sets up for every container's processes. */
   environment: ContainerEnvironmentConfig;
 }
@@ -26,28 +30,33 @@ export interface ExecServerDeps {
 export function execRoute(ctx: ProcessContext, d: ExecServerDeps): (msg: unknown, from: string) => boolean {
   return (msg, from) => {
     if (!isContainerExecRequest(msg)) return false;
-    const answer = execInPod(d, msg);
-    const reply = { type: 'kubelet.exec.response', id: msg.id, ...answer.response } satisfies ContainerExecResponse;
-    if (answer.durationMs > 0) ctx.setTimer(answer.durationMs, () => ctx.send(from, reply));
-    else ctx.send(from, reply);
+    execInPod(d, msg, (answer) => {
+      if (!ctx.isLive()) return; // the kubelet went down while the command ran: the stream broke
+      const reply = { type: 'kubelet.exec.response', id: msg.id, ...answer.response } satisfies ContainerExecResponse;
+      if (answer.durationMs > 0) ctx.setTimer(answer.durationMs, () => ctx.send(from, reply));
+      else ctx.send(from, reply);
+    });
     return true;
   };
 }
 
-export function execInPod(d: ExecServerDeps, req: ContainerExecRequest): { response: Omit<ContainerExecResponse, 'type' | 'id'>; durationMs: number } {
-  const fail = (code: number, body: string) => ({ response: { code, body }, durationMs: 0 });
+type ExecAnswer = { response: Omit<ContainerExecResponse, 'type' | 'id'>; durationMs: number };
+
+export function execInPod(d: ExecServerDeps, req: ContainerExecRequest, answer: (a: ExecAnswer) => void): void {
+  const fail = (code: number, body: string): void => answer({ response: { code, body }, durationMs: 0 });
   const pod = d.pods.get(req.namespace, req.pod);
   if (!pod) return fail(404, 'pod does not exist');
+  if (d.staticExec?.(pod, req.container, req.command, (result) => answer(answerOf(result)))) return;
+  // findContainer: the pod's running container of that name, as the runtime lists it
+  const status = (d.statusOf(req.namespace, req.pod) ?? pod.status)?.containerStatuses?.find((s) => s.name === req.container);
+  const id = runtimeIdOf(status?.state?.running ? status.containerID : undefined);
+  if (id === '' || d.cri.containerStatus(id)?.state !== 'running') return fail(500, `container not found ("${req.container}")`);
   const env = containerEnvironment(d.environment, pod, req.container, pod.status?.podIP);
-  let result = d.staticExec?.(pod, req.container, req.command);
-  if (!result) {
-    // findContainer: the pod's running container of that name, as the runtime lists it
-    const status = (d.statusOf(req.namespace, req.pod) ?? pod.status)?.containerStatuses?.find((s) => s.name === req.container);
-    const id = runtimeIdOf(status?.state?.running ? status.containerID : undefined);
-    if (id === '' || d.cri.containerStatus(id)?.state !== 'running') return fail(500, `container not found ("${req.container}")`);
-    result = d.cri.exec(id, req.command, env);
-  }
-  // the streaming server answers the upgrade (101), then reports on the error stream
+  answer(answerOf(d.cri.exec(id, req.command, env)));
+}
+
+/** The streaming server answers the upgrade (101), then reports on the error stream. */
+function answerOf(result: ExecResult): ExecAnswer {
   if ('startError' in result) return { response: { code: 101, body: '', error: `error executing command in container: ${result.startError}` }, durationMs: 0 };
   return { response: { code: 101, body: '', stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode }, durationMs: result.durationMs };
 }

@@ -7,7 +7,7 @@
 // and pkg/kubelet/images/image_manager.go EnsureImageExists (the Pulling / Pulled texts).
 import type { Node, Pod, Service } from '../api/index.ts';
 import { SharedInformer, createEventRecorder, restListerWatcher, type EventRecorder, type RestClient } from '../client/index.ts';
-import { execInUserland, resolveImage, type ContainerRuntime, type ExecResult, type LogEntry } from '../cri/index.ts';
+import { resolveImage, type ContainerRuntime, type ExecResult, type LogEntry } from '../cri/index.ts';
 import type { Kernel, ProcessContext, SimProcess } from '../kernel/index.ts';
 import type { NodeCni } from '../network/index.ts';
 import type { ContainerEnvironmentConfig } from './container-env.ts';
@@ -21,7 +21,7 @@ import { runtimeNetworkError } from './runtime-state.ts';
 /** KubeletConfiguration eventRecordQPS / eventBurst defaults (pkg/kubelet/apis/config/v1beta1/defaults.go). */
 const KUBELET_EVENT_LIMITS = { qps: 50, burst: 100 };
 const UNLIMITED = { qps: -1, burst: 0 };
-import { isMirrorPod, type StaticPodSource } from './static-pods.ts';
+import { isMirrorPod, type StaticPodManifest, type StaticPodSource } from './static-pods.ts';
 
 export interface KubeletOptions {
   nodeName: string;
@@ -95,7 +95,7 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   const logsRoute = containerLogsRoute(ctx, { pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri, staticLog: (pod, container, previous) => staticPodLog(o, pod, container, previous) });
   const exec = execRoute(ctx, {
     pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri,
-    staticExec: (pod, _container, argv) => staticPodExec(ctx, o, pod, argv),
+    staticExec: (pod, _container, argv, done) => staticPodExec(ctx, o, pod, argv, done),
     environment,
   });
   ctx.onMessage((msg: unknown, from: string) => {
@@ -107,17 +107,27 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
 }
 
 /**
- * An exec in a static pod's container: the control-plane images (etcd, kube-apiserver,
- * kube-controller-manager, kube-scheduler) are distroless, so no program is found; containerd
- * names a fresh exec ID in its error.
+ * An exec in a static pod's container, which the static pods' runtime runs (most control-plane
+ * images are distroless: no program is found); containerd names a fresh exec ID in its error.
+ * False for a pod that is not one of this node's static pods.
  */
-function staticPodExec(ctx: ProcessContext, o: KubeletOptions, mirror: Pod, argv: readonly string[]): ExecResult | undefined {
-  if (!o.staticPods || !isMirrorPod(mirror)) return undefined;
-  const result = execInUserland('distroless', argv, { hostname: '', env: [], files: {} });
-  if (!('startError' in result)) return result;
-  let execId = '';
-  for (let i = 0; i < 8; i++) execId += ctx.rng.nextU32().toString(16).padStart(8, '0');
-  return { startError: `failed to exec in container: failed to start exec "${execId}": ${result.startError}` };
+function staticPodExec(ctx: ProcessContext, o: KubeletOptions, mirror: Pod, argv: readonly string[], done: (result: ExecResult) => void): boolean {
+  const manifest = o.staticPods && isMirrorPod(mirror) ? manifestOf(o, mirror) : undefined;
+  const name = manifest?.pod.metadata.name ?? '';
+  // a static pod whose container is not running has nothing to exec in: findContainer's answer
+  if (!o.staticPods || !manifest || !o.staticPods.containerState(name).running) return false;
+  o.staticPods.exec(name, argv, (result) => {
+    if (!('startError' in result)) return done(result);
+    let execId = '';
+    for (let i = 0; i < 8; i++) execId += ctx.rng.nextU32().toString(16).padStart(8, '0');
+    done({ startError: `failed to exec in container: failed to start exec "${execId}": ${result.startError}` });
+  });
+  return true;
+}
+
+/** The manifest a mirror pod stands for (its name is the manifest's pod name plus "-<node>"). */
+function manifestOf(o: KubeletOptions, mirror: Pod): StaticPodManifest | undefined {
+  return o.staticPods?.manifests().find((m) => `${m.pod.metadata.name ?? ''}-${o.nodeName}` === mirror.metadata.name);
 }
 
 /**
@@ -126,7 +136,7 @@ function staticPodExec(ctx: ProcessContext, o: KubeletOptions, mirror: Pod, argv
  */
 function staticPodLog(o: KubeletOptions, mirror: Pod, container: string, previous: boolean): readonly LogEntry[] | undefined {
   if (!o.staticPods || !isMirrorPod(mirror)) return undefined;
-  const manifest = o.staticPods.manifests().find((m) => `${m.pod.metadata.name ?? ''}-${o.nodeName}` === mirror.metadata.name);
+  const manifest = manifestOf(o, mirror);
   if (!manifest) return undefined;
   const state = o.staticPods.containerState(manifest.pod.metadata.name ?? '');
   const startedAtMs = previous ? state.previous?.startedAtMs : state.startedAtMs;

@@ -7,7 +7,7 @@
 // Node) and pkg/kubelet/pod/pod_manager.go / kubelet.go (IsMirrorPodOf: a mirror pod whose hash no
 // longer matches, or that is being deleted, is deleted and created again).
 import { cloneJson, formatGoDuration, rfc3339, rfc3339Micro, type OwnerReference, type Pod, type PodStatus } from '../api/index.ts';
-import { fakeDigest, normalizeImageRef, type ContainerInfo } from '../cri/index.ts';
+import { fakeDigest, normalizeImageRef, type ContainerInfo, type ExecResult } from '../cri/index.ts';
 import { formatPod } from './format.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
 
@@ -47,6 +47,11 @@ export interface StaticPodSource {
   manifests(): readonly StaticPodManifest[];
   /** The runtime's view of the container of the static pod named `manifestName` in its manifest. */
   containerState(manifestName: string): StaticContainerState;
+  /**
+   * CRI Exec in that static pod's container: runs argv in its image and calls `done` with what
+   * it printed (later, for a program such as etcdctl that waits on a server).
+   */
+  exec(manifestName: string, argv: readonly string[], done: (result: ExecResult) => void): void;
 }
 
 /** FNV-1a over the text, as 32 hex digits (the kubelet hashes the manifest; any stable hash shows the idea). */

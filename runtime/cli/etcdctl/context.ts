@@ -12,11 +12,18 @@ export const ExitBadFeature = 4;
 export const ExitInterrupted = 5;
 export const ExitBadArgs = 128;
 
+/** Files by path (a Map will do; a container's view routes its mounts elsewhere). */
+export interface EtcdctlFiles {
+  get(path: string): string | undefined;
+  set(path: string, data: string): unknown;
+  has(path: string): boolean;
+}
+
 export interface EtcdctlIo {
   /** Standard input (for `put` without a value and for `txn`). */
   stdin?: string;
   /** The in-memory file system for `snapshot save|status|restore`. */
-  files: Map<string, string>;
+  files: EtcdctlFiles;
   /** How long `watch` and `lease keep-alive` listen before returning (simulated ms; default 2000). */
   watchWindowMs?: number;
   /** Endpoints used when --endpoints is not given (default: the client's first endpoint). */
