@@ -31,7 +31,10 @@ import { followLog, handleLog, type KubeletClient } from './handlers/log.ts';
 import { handleGet, handleList, startWatch } from './handlers/read.ts';
 import type { Scope } from './handlers/scope.ts';
 import { handleCreate, handlePatch, handleUpdate } from './handlers/write.ts';
+import { discoveryDocument } from './discovery.ts';
 import { ApiMetrics } from './metrics.ts';
+import { resourceRequestOfPath } from './request-info.ts';
+import { inGoFieldOrder } from './wire-order.ts';
 import type { StrategyContext } from './registry/strategy.ts';
 import type { ApiEndpoint, ApiRequest, ApiResponse, ApiWatchHandle, ApiWatchHandlers, ResponseBody, ResponseCallback, Verb } from './request.ts';
 import { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
@@ -64,6 +67,8 @@ export interface ApiServerOptions {
   componentChecks?: () => ComponentCheck[];
   /** How this server reaches kubelets (pods/log); without one, a log request fails as unreachable. */
   kubeletClient?: KubeletClient;
+  /** --advertise-address and --secure-port as "ip:port", which discovery (/api) tells clients. */
+  advertiseAddress?: string;
 }
 
 const VERBS: readonly Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -205,7 +210,12 @@ export class ApiServer implements ApiEndpoint {
   }
 
   /** request(), also telling the callback the request's URI (made once, for the audit record). */
-  serve(req: ApiRequest, cb: (res: ApiResponse, requestURI: string) => void): void {
+  serve(pathOrResourceRequest: ApiRequest, cb: (res: ApiResponse, requestURI: string) => void): void {
+    // GET /api/v1/namespaces/default/pods is the resource request it names (RequestInfoFactory)
+    const resolved = resourceRequestOfPath(pathOrResourceRequest);
+    const req = resolved && 'request' in resolved ? resolved.request : pathOrResourceRequest;
+    // a path's answer is the serializer's bytes (`get --raw` prints them as they are)
+    if (resolved && 'request' in resolved) cb = asSerializedJson(cb);
     const startMs = this.clock.now();
     const audit = this.newAudit(req, startMs);
     let answered = false;
@@ -414,6 +424,12 @@ export class ApiServer implements ApiEndpoint {
       const one = checks.find(([name]) => name === health[2]);
       return one ? runOneHealthCheck(one[1], (a) => respond(a.code, a.body)) : respond(404, notFoundPage());
     }
+    if (resourceRequestOfPath({ verb: 'get', path: pathWithQuery })) {
+      // the rest of a resource path here is a watch: a stream, which one answer cannot carry
+      return answerStatus(respond, newBadRequest('a watch through a raw path is not simulated: use kubectl get -w'));
+    }
+    const discovery = discoveryDocument(path, this.options.advertiseAddress ?? '127.0.0.1:6443');
+    if (discovery) return respond(200, JSON.stringify(discovery) + '\n'); // the JSON encoder's newline
     switch (path) {
       case '/metrics':
         return respond(200, this.metrics.expose());
@@ -598,6 +614,11 @@ function deprecationWarning(resource: ResourceInfo): string | undefined {
 function splitQuery(pathWithQuery: string): [string, HealthQuery] {
   const q = pathWithQuery.indexOf('?');
   return q < 0 ? [pathWithQuery, new Map()] : [pathWithQuery.slice(0, q), parseQuery(pathWithQuery.slice(q + 1))];
+}
+
+/** A callback that gets a successful object or list answer as its JSON text, fields in Go's order. */
+function asSerializedJson(cb: (res: ApiResponse, requestURI: string) => void): (res: ApiResponse, requestURI: string) => void {
+  return (res, uri) => cb(res.code < 300 && typeof res.body === 'object' ? { ...res, body: JSON.stringify(inGoFieldOrder(res.body)) + '\n' } : res, uri);
 }
 
 /** The review resources: answered at once from the request's user, never stored. */

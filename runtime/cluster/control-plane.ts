@@ -137,6 +137,7 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
     const replica = startApiServerReplica(kernel, {
       name,
       admissionPlugins: [...DEFAULT_ADMISSION_PLUGINS, serviceAllocationOf(kernel, name, () => incarnation)],
+      advertiseAddress: `${m.internalIP}:${apiServerSecurePort(plan)}`,
       componentChecks: () => localComponentChecks(kernel, m.name),
       etcdClient: (ctx: ProcessContext) => {
         const clientName = `${name}/etcd-client-${ctx.incarnation}`;

@@ -40,7 +40,8 @@ export function kubectlTransport(client: RestClient, onWarning: (text: string) =
     raw(req: RawRequest, done): void {
       as(req.impersonate).request({ verb: 'get', path: req.path }, (r) => {
         const res = warned(r);
-        if (res.code >= 200 && res.code < 300) return done({ ok: true, body: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) });
+        // an object arrives as the JSON serializer wrote it, ending in a newline
+        if (res.code >= 200 && res.code < 300) return done({ ok: true, body: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) + '\n' });
         done({ ok: false, status: asStatus(res) });
       });
     },

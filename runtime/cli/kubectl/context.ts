@@ -99,13 +99,21 @@ export class Ctx {
   /** Sends a request with this invocation's impersonation headers (and dryRun=All under --dry-run=server). */
   request(req: Omit<KubeRequest, 'impersonate'>, done: (res: KubeResponse) => void): void {
     if (this.dryRunPrint === 'server' && WRITE_VERBS.has(req.verb)) req = { ...req, query: { ...req.query, dryRun: 'All' } };
+    const impersonate = this.impersonation();
+    this.transport.request(impersonate ? { ...req, impersonate } : req, done);
+  }
+
+  /** A GET of a path (`get --raw`), with this invocation's impersonation headers. */
+  raw(path: string, done: Parameters<KubeTransport['raw']>[1]): void {
+    const impersonate = this.impersonation();
+    this.transport.raw(impersonate ? { path, impersonate } : { path }, done);
+  }
+
+  /** --as and --as-group, as Impersonate-User and Impersonate-Group headers. */
+  private impersonation(): KubeRequest['impersonate'] {
     const user = flagString(this.args, 'as');
     const groups = flagStrings(this.args, 'as-group');
-    const impersonate =
-      user !== undefined || groups.length > 0
-        ? { user, groups: groups.length > 0 ? groups : undefined }
-        : undefined;
-    this.transport.request(impersonate ? { ...req, impersonate } : req, done);
+    return user !== undefined || groups.length > 0 ? { user, groups: groups.length > 0 ? groups : undefined } : undefined;
   }
 
   /** The namespace a request on this resource goes to (undefined for cluster-scoped or -A lists). */

@@ -49,7 +49,7 @@ export function runGet(ctx: Ctx, done: () => void): void {
 }
 
 function getRaw(ctx: Ctx, path: string, done: () => void): void {
-  ctx.transport.raw({ path }, (res) => {
+  ctx.raw(path, (res) => {
     if (res.ok) ctx.out(res.body);
     else ctx.statusError(res.status);
     done();
