@@ -95,6 +95,7 @@ export { applyDefaults, defaultObject, deepCopy } from './defaults/defaults.ts';
 export { defaultPodSpec, defaultPullPolicy } from './defaults/pod.ts';
 export { typeInvalid } from './field/errors.ts';
 export { validateObject } from './validation/validate.ts';
+export { validateConfigMapUpdate, validateSecretUpdate } from './validation/secret.ts';
 export {
   validateObjectMeta,
   validateLabels,
@@ -149,3 +150,4 @@ export {
   updateDisruptionAllowedCondition,
 } from './pdb.ts';
 export { formatGoDuration, parseGoDuration } from './go-duration.ts';
+export { decodeBase64, encodeBase64, encodeBase64Utf8, utf8Bytes, type Base64Decoded } from './base64.ts';

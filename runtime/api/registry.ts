@@ -89,6 +89,7 @@ export const RESOURCES: readonly ResourceInfo[] = Object.freeze([
   // pkg/registry/core/endpoint/storage: short name "ep"; deprecated for EndpointSlice in v1.33
   info('Endpoints', 'endpoints', '', 'v1', true, { shortNames: ['ep'] }),
   info('ConfigMap', 'configmaps', '', 'v1', true, { shortNames: ['cm'] }),
+  info('Secret', 'secrets', '', 'v1', true),
   info('ServiceAccount', 'serviceaccounts', '', 'v1', true, {
     shortNames: ['sa'],
     subresources: ['token'],

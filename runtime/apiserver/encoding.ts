@@ -3,7 +3,7 @@
 // (staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json and the strict/unknown field
 // handling of fieldValidation): the body is a JSON object of the expected kind, typed fields have
 // their types, and unknown fields are rejected (Strict) or dropped with a warning (Warn, Ignore).
-import { apiVersionOf, cloneJson, newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../api/index.ts';
+import { apiVersionOf, cloneJson, decodeBase64, encodeBase64Utf8, newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../api/index.ts';
 import { FifoMemo } from '../kernel/index.ts';
 
 /** kube-apiserver's --max-request-body-bytes default (3 MiB): larger bodies get 413. */
@@ -13,6 +13,7 @@ const COMMON_FIELDS = ['apiVersion', 'kind', 'metadata'];
 const SPEC_STATUS = ['spec', 'status'];
 const KIND_FIELDS: Record<string, string[]> = {
   ConfigMap: ['data', 'binaryData', 'immutable'],
+  Secret: ['data', 'stringData', 'type', 'immutable'],
   ServiceAccount: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
   ControllerRevision: ['data', 'revision'],
   EndpointSlice: ['addressType', 'endpoints', 'ports'],
@@ -130,11 +131,38 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
     if (k.startsWith('metadata.')) delete metadata[k.slice('metadata.'.length)];
     else delete copy[k];
   }
+  const converted = convertBytes(copy, r);
+  if (converted !== undefined) return cannotHandle(r, converted);
   copy.apiVersion = expected;
   copy.kind = r.kind;
   copy.metadata = metadata;
   const warnings = fieldValidation === 'Warn' ? unknown.map((u) => `unknown field ${JSON.stringify(u)}`) : [];
   return { ok: true, object: copy as unknown as KubeObject, warnings };
+}
+
+/**
+ * The []byte fields of v1 objects: JSON carries them in base64, which decoding checks (Go's
+ * encoding/json reports the first bad byte); a Secret's stringData is merged into data, as the
+ * v1 -> internal conversion does (Convert_v1_Secret_To_core_Secret), so it is never stored.
+ * Returns the decode error, if any.
+ */
+function convertBytes(obj: Record<string, unknown>, r: ResourceInfo): string | undefined {
+  const field = r.kind === 'Secret' ? 'data' : r.kind === 'ConfigMap' && r.group === '' ? 'binaryData' : undefined;
+  if (field === undefined) return undefined;
+  const bytes = obj[field];
+  if (isPlainObject(bytes)) {
+    for (const v of Object.values(bytes)) {
+      if (typeof v !== 'string') continue;
+      const d = decodeBase64(v);
+      if (!d.ok) return d.error;
+    }
+  }
+  if (r.kind !== 'Secret' || !isPlainObject(obj.stringData)) return undefined;
+  const data: Record<string, unknown> = isPlainObject(bytes) ? { ...bytes } : {};
+  for (const [k, v] of Object.entries(obj.stringData)) if (typeof v === 'string') data[k] = encodeBase64Utf8(v);
+  obj.data = data;
+  delete obj.stringData;
+  return undefined;
 }
 
 const METADATA_FIELD_TYPES = Object.entries(METADATA_FIELDS);

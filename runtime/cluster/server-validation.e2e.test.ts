@@ -5,7 +5,7 @@ import { createCluster } from './cluster.ts';
 
 const CASES: [string, string, string][] = [
   ['a ConfigMap key', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  "bad key!": x\n',
-    `The ConfigMap "c" is invalid: data: Invalid value: "bad key!": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')\n`],
+    `The ConfigMap "c" is invalid: data[bad key!]: Invalid value: "bad key!": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')\n`],
   ['a Service port', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports:\n  - port: 99999\n',
     'The Service "s" is invalid: \n* spec.ports[0].port: Invalid value: 99999: must be between 1 and 65535, inclusive\n* spec.ports[0].targetPort: Invalid value: 99999: must be between 1 and 65535, inclusive\n'],
   ['a Role rule', 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r\nrules:\n- verbs: []\n',

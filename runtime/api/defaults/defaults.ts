@@ -3,7 +3,7 @@
 // pkg/apis/rbac/v1/defaults.go, pkg/apis/discovery/v1/defaults.go, and the registry
 // strategies that default on create (namespace finalizers, service IP families).
 import type { KubeObject } from '../types/meta.ts';
-import type { Endpoints, Namespace, Node, Pod, PodTemplateSpec, Service } from '../types/core.ts';
+import type { Endpoints, Namespace, Node, Pod, PodTemplateSpec, Secret, Service } from '../types/core.ts';
 import type { DaemonSet, Deployment, ReplicaSet } from '../types/apps.ts';
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../types/rbac.ts';
 import type { EndpointSlice } from '../types/discovery.ts';
@@ -155,7 +155,13 @@ export function deepCopy<T>(value: T): T {
   return cloneJson(value);
 }
 
+/** SetDefaults_Secret: an untyped Secret is Opaque. */
+function defaultSecret(s: Secret): void {
+  if (s.type === undefined || s.type === '') s.type = 'Opaque';
+}
+
 const BY_KIND: Record<string, (o: never) => void> = {
+  Secret: defaultSecret,
   Pod: defaultPod,
   Deployment: defaultDeployment,
   ReplicaSet: defaultReplicaSet,

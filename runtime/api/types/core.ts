@@ -528,13 +528,23 @@ export interface Endpoints extends KubeObject {
   subsets?: EndpointSubset[];
 }
 
-// ---------------------------------------------------------------- ConfigMap, ServiceAccount
+// ---------------------------------------------------------------- ConfigMap, Secret, ServiceAccount
 
 export interface ConfigMap extends KubeObject {
   apiVersion?: 'v1';
   kind?: 'ConfigMap';
   data?: Record<string, string>;
   binaryData?: Record<string, string>;
+  immutable?: boolean;
+}
+
+/** core/v1 Secret: data values are base64 (Go []byte); stringData is write-only, merged into data on decode. */
+export interface Secret extends KubeObject {
+  apiVersion?: 'v1';
+  kind?: 'Secret';
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  type?: string;
   immutable?: boolean;
 }
 

@@ -145,13 +145,13 @@ export function validateConfigMap(obj: JsonObject): FieldError[] {
   const errs: FieldError[] = [];
   const data = optStringMap(obj.data, Path.of('data'), errs);
   const binary = optStringMap(obj.binaryData, Path.of('binaryData'), errs);
-  for (const key of Object.keys(data))
-    for (const msg of isConfigMapKey(key)) errs.push(invalid(Path.of('data'), key, msg));
-  for (const key of Object.keys(binary)) {
-    for (const msg of isConfigMapKey(key)) errs.push(invalid(Path.of('binaryData'), key, msg));
-    if (key in data)
-      errs.push(invalid(Path.of('data'), key, 'duplicate of key present in binaryData'));
+  // upstream names each key in the path: data[my key]
+  for (const key of Object.keys(data)) {
+    for (const msg of isConfigMapKey(key)) errs.push(invalid(Path.of('data').key(key), key, msg));
+    if (key in binary) errs.push(invalid(Path.of('data').key(key), key, 'duplicate of key present in binaryData'));
   }
+  for (const key of Object.keys(binary))
+    for (const msg of isConfigMapKey(key)) errs.push(invalid(Path.of('binaryData').key(key), key, msg));
   return errs;
 }
 

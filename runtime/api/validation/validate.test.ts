@@ -251,7 +251,7 @@ describe('other kinds', () => {
         data: { 'a b': '1' },
       } as KubeObject),
     ).toEqual([
-      `data: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+      `data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
     ]);
   });
   it('rejects non-objects and unknown kinds as values', () => {

@@ -14,6 +14,7 @@ import {
   type NameValidator,
 } from './common.ts';
 import { validatePod } from './pod.ts';
+import { validateSecret } from './secret.ts';
 import { validateEndpoints } from './endpoints.ts';
 import { validatePriorityClass } from './scheduling.ts';
 import { validatePodDisruptionBudget } from './policy.ts';
@@ -46,6 +47,7 @@ const RULES: Record<string, KindRules> = {
   // ValidateEndpointsName: the Service's name rule would do, but upstream checks a DNS subdomain
   Endpoints: { nameFn: nameIsDNSSubdomain, spec: validateEndpoints },
   ConfigMap: { nameFn: nameIsDNSSubdomain, spec: validateConfigMap },
+  Secret: { nameFn: nameIsDNSSubdomain, spec: validateSecret },
   ServiceAccount: { nameFn: nameIsDNSSubdomain },
   Event: { nameFn: nameIsDNSSubdomain },
   LimitRange: { nameFn: nameIsDNSSubdomain, spec: validateLimitRange },

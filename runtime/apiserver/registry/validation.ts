@@ -4,10 +4,12 @@
 // immutable fields and the kinds' update rules, and validates events by the group version they came
 // through (core/v1 or events.k8s.io/v1).
 import {
-  Path, invalid, validateObject, validatePodUpdate, validatePriorityClassUpdate,
+  Path, invalid, validateConfigMapUpdate, validateObject, validatePodUpdate, validatePriorityClassUpdate, validateSecretUpdate,
   type CoreEvent, type FieldError, type KubeObject, type Pod, type ResourceInfo,
 } from '../../api/index.ts';
 import { validateEventCreate, validateEventUpdate, type EventRequestVersion } from './event-validation.ts';
+
+type Obj = Record<string, unknown>;
 
 const eventVersion = (r: ResourceInfo): EventRequestVersion => (r.group === '' ? 'v1' : 'events.k8s.io/v1');
 
@@ -20,7 +22,11 @@ export function validateCreate(obj: KubeObject, r: ResourceInfo): FieldError[] {
 
 /** Every error for an update from `old` to `next`. */
 export function validateUpdate(next: KubeObject, old: KubeObject, r: ResourceInfo): FieldError[] {
-  const errs = [...validateObjectMetaUpdate(next, old), ...validateObject(next, r.kind)];
+  const errs = validateObjectMetaUpdate(next, old);
+  // ValidateSecretUpdate and ValidateConfigMapUpdate check what may not change before the object itself
+  if (next.kind === 'Secret') errs.push(...validateSecretUpdate(next as unknown as Obj, old as unknown as Obj));
+  else if (next.kind === 'ConfigMap') errs.push(...validateConfigMapUpdate(next as unknown as Obj, old as unknown as Obj));
+  errs.push(...validateObject(next, r.kind));
   if (r.kind === 'Event') errs.push(...validateEventUpdate(next as CoreEvent, old as CoreEvent, eventVersion(r)));
   else if (next.kind === 'PriorityClass') errs.push(...validatePriorityClassUpdate(next, old));
   else if (next.kind === 'Pod') errs.push(...validatePodUpdate(next as Pod, old as Pod));

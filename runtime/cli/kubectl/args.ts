@@ -8,7 +8,8 @@
 //   See 'kubectl get --help' for usage.                 (kubectl cmd.go SetFlagErrorFunc)
 import { parseGoDuration } from '../../api/index.ts';
 
-export type FlagKind = 'bool' | 'string' | 'int' | 'strings' | 'duration';
+/** 'strings' is pflag's StringSlice (commas split values), 'array' its StringArray (each flag one value). */
+export type FlagKind = 'bool' | 'string' | 'int' | 'strings' | 'array' | 'duration';
 
 export interface FlagSpec {
   name: string;
@@ -29,7 +30,7 @@ const f = (name: string, kind: FlagKind, shorthand?: string, noOptDefault?: stri
 export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   f('namespace', 'string', 'n'),
   f('as', 'string'),
-  f('as-group', 'strings'),
+  f('as-group', 'array'),
   f('server', 'string', 's'),
   f('context', 'string'),
   f('kubeconfig', 'string'),
@@ -42,7 +43,7 @@ const OUTPUT = f('output', 'string', 'o');
 const SELECTOR = f('selector', 'string', 'l');
 const FIELD_SELECTOR = f('field-selector', 'string');
 const ALL_NAMESPACES = f('all-namespaces', 'bool', 'A');
-const FILENAME = f('filename', 'strings', 'f');
+const FILENAME = f('filename', 'array', 'f');
 const RECURSIVE = f('recursive', 'bool', 'R');
 const DRY_RUN = f('dry-run', 'string', undefined, 'unchanged');
 const ALL = f('all', 'bool');
@@ -100,6 +101,35 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('clusterip', 'string'),
     f('node-port', 'int'),
     f('external-name', 'string'),
+    // create configmap | secret generic|docker-registry|tls
+    f('from-literal', 'array'),
+    f('from-file', 'strings'),
+    f('from-env-file', 'strings'),
+    f('type', 'string'),
+    f('docker-server', 'string'),
+    f('docker-username', 'string'),
+    f('docker-password', 'string'),
+    f('docker-email', 'string'),
+    f('cert', 'string'),
+    f('key', 'string'),
+    // create role|clusterrole|rolebinding|clusterrolebinding
+    f('verb', 'strings'),
+    f('resource', 'strings'),
+    f('resource-name', 'array'),
+    f('non-resource-url', 'strings'),
+    f('aggregation-rule', 'string'),
+    f('role', 'string'),
+    f('clusterrole', 'string'),
+    f('user', 'array'),
+    f('group', 'array'),
+    f('serviceaccount', 'array'),
+    // create quota | priorityclass
+    f('hard', 'string'),
+    f('scopes', 'string'),
+    f('value', 'int'),
+    f('global-default', 'bool'),
+    f('description', 'string'),
+    f('preemption-policy', 'string'),
   ],
   delete: [
     FILENAME,
@@ -481,14 +511,10 @@ function setFlag(
       flags.set(spec.name, Number(raw));
       return undefined;
     }
-    case 'strings': {
+    case 'strings':
+    case 'array': {
       const prev = (flags.get(spec.name) as string[] | undefined) ?? [];
-      flags.set(spec.name, [
-        ...prev,
-        ...(spec.name === 'filename' || spec.name === 'as-group'
-          ? [raw ?? '']
-          : (raw ?? '').split(',')),
-      ]);
+      flags.set(spec.name, [...prev, ...(spec.kind === 'array' ? [raw ?? ''] : (raw ?? '').split(','))]);
       return undefined;
     }
     case 'string':

@@ -2,6 +2,7 @@
 // and what the describer needs (owned ReplicaSets, pods, EndpointSlices), then print them
 // separated by a blank line, as staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go does.
 import type {
+  ConfigMap,
   CoreEvent,
   DaemonSet,
   Deployment,
@@ -10,6 +11,7 @@ import type {
   Namespace,
   Node,
   Pod,
+  Secret,
   PodDisruptionBudget,
   ReplicaSet,
   ResourceInfo,
@@ -31,6 +33,7 @@ import {
   describeEndpoints,
   type Related,
 } from '../describe/others.ts';
+import { describeConfigMap, describeSecret } from '../describe/config.ts';
 import { describeNode } from '../describe/node.ts';
 import { describePodDisruptionBudget } from '../describe/pdb.ts';
 import { describePod } from '../describe/pod.ts';
@@ -70,6 +73,10 @@ export function describeObject(
       return describeLimitRange(obj as LimitRange);
     case 'PodDisruptionBudget':
       return describePodDisruptionBudget(obj as PodDisruptionBudget, related.events, nowMs);
+    case 'ConfigMap':
+      return describeConfigMap(obj as ConfigMap, related.events, nowMs);
+    case 'Secret':
+      return describeSecret(obj as Secret);
     default:
       return describeGeneric(obj, info.namespaced, related, nowMs);
   }

@@ -1,4 +1,4 @@
-// kubectl auth can-i, create namespace|deployment (logs: logs.ts).
+// kubectl auth can-i, create namespace|deployment|pdb, and the dispatch of the other create subcommands.
 // mirrors staging/src/k8s.io/kubectl/pkg/cmd/{auth/cani.go, create/create_namespace.go,
 // create/create_deployment.go}.
 import type { Deployment, KubeObject, Namespace, PodDisruptionBudget } from '../../../api/index.ts';
@@ -8,6 +8,8 @@ import type { Ctx } from '../context.ts';
 import { createObject } from './apply.ts';
 import { runAuthCanIList } from './auth-can-i-list.ts';
 import { runCreateService } from './create-service.ts';
+import { configMapFor, createBuilt, nameArg, priorityClassFor, quotaFor, secretFor, serviceAccountFor } from './create-config.ts';
+import { clusterRoleBindingFor, clusterRoleFor, roleBindingFor, roleFor } from './create-rbac.ts';
 
 // ---------------------------------------------------------------- auth can-i
 
@@ -59,8 +61,34 @@ export function runAuthCanI(ctx: Ctx, done: () => void): void {
 
 // ---------------------------------------------------------------- create <kind> <name>
 
+/** The create subcommands that build one kind of object from flags, by their names and aliases. */
+const GENERATORS: Record<string, { skip: number; build: (ctx: Ctx, name: string) => KubeObject | { error: string } }> = {
+  configmap: { skip: 1, build: configMapFor },
+  cm: { skip: 1, build: configMapFor },
+  serviceaccount: { skip: 1, build: (_ctx, name) => serviceAccountFor(name) },
+  sa: { skip: 1, build: (_ctx, name) => serviceAccountFor(name) },
+  quota: { skip: 1, build: quotaFor },
+  resourcequota: { skip: 1, build: quotaFor },
+  priorityclass: { skip: 1, build: priorityClassFor },
+  pc: { skip: 1, build: priorityClassFor },
+  role: { skip: 1, build: roleFor },
+  clusterrole: { skip: 1, build: clusterRoleFor },
+  rolebinding: { skip: 1, build: roleBindingFor },
+  clusterrolebinding: { skip: 1, build: clusterRoleBindingFor },
+  secret: { skip: 2, build: (ctx, name) => secretFor(ctx, ctx.args.positionals[1], name) },
+};
+
 export function runCreateGenerator(ctx: Ctx, done: () => void): void {
   if (ctx.args.positionals[0] === 'service' || ctx.args.positionals[0] === 'svc') return runCreateService(ctx, done);
+  const generator = GENERATORS[ctx.args.positionals[0] ?? ''];
+  if (generator) {
+    // `create secret` needs its type before the name
+    if (ctx.args.positionals[0] === 'secret' && !['generic', 'docker-registry', 'tls'].includes(ctx.args.positionals[1] ?? '')) {
+      return createBuilt(ctx, secretFor(ctx, ctx.args.positionals[1], ''), done);
+    }
+    const name = nameArg(ctx, generator.skip);
+    return createBuilt(ctx, 'error' in name ? name : generator.build(ctx, name.name), done);
+  }
   const [what, name] = ctx.args.positionals;
   const info = lookupResource(what ?? '');
   if (!info || name === undefined) {

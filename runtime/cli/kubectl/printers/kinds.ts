@@ -4,6 +4,7 @@
 import type {
   ClusterRoleBinding,
   ConfigMap,
+  Secret,
   ControllerRevision,
   CoreEvent,
   Event as EventsV1Event,
@@ -433,6 +434,12 @@ const configMapTable = table<ConfigMap>(['NAME', 'DATA', 'AGE'], [], (cm, nowMs)
   String(Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length),
   age(cm, nowMs),
 ]);
+const secretTable = table<Secret>(['NAME', 'TYPE', 'DATA', 'AGE'], [], (secret, nowMs) => [
+  nameOf(secret),
+  secret.type ?? '',
+  String(Object.keys(secret.data ?? {}).length),
+  age(secret, nowMs),
+]);
 const serviceAccountTable = table<ServiceAccount>(['NAME', 'SECRETS', 'AGE'], [], (sa, nowMs) => [
   nameOf(sa),
   String((sa.secrets ?? []).length),
@@ -529,6 +536,7 @@ export const KIND_TABLES: Readonly<Record<string, KindTable>> = {
   ServiceCIDR: serviceCIDRTable,
   IPAddress: ipAddressTable,
   ConfigMap: configMapTable,
+  Secret: secretTable,
   ServiceAccount: serviceAccountTable,
   ResourceQuota: resourceQuotaTable,
   PodDisruptionBudget: podDisruptionBudgetTable,
