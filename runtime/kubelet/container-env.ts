@@ -22,16 +22,17 @@ const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /**
  * What the container's process sees: PATH and HOSTNAME (the image and the runtime), the Services'
- * variables, the container's own env values (which win; valueFrom sources are not resolved here),
- * HOME. The kubelet hands the runtime its variables from a Go map, so a real container lists them
+ * variables, the container's own variables (which win: env and envFrom as env-sources.ts resolved
+ * them when it was created, or just the literal values), HOME. The kubelet hands the runtime its variables from a Go map, so a real container lists them
  * in no particular order; here they come in this order.
  */
-export function containerEnvironment(d: ContainerEnvironmentConfig, pod: Pod, container: string, podIP: string | undefined): ExecEnvironment {
+export function containerEnvironment(d: ContainerEnvironmentConfig, pod: Pod, container: string, podIP: string | undefined, resolved?: readonly (readonly [string, string])[]): ExecEnvironment {
   const name = pod.metadata.name ?? '';
   const hostname = (pod.spec.hostname ?? name).slice(0, 63);
   const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === container);
-  const own = new Map<string, string>();
-  for (const e of spec?.env ?? []) if (e.value !== undefined) own.set(e.name, e.value);
+  // the container's variables as env-sources.ts resolved them, else its literal values
+  const own = new Map<string, string>(resolved ?? []);
+  if (!resolved) for (const e of spec?.env ?? []) if (e.value !== undefined) own.set(e.name, e.value);
   const services = serviceEnvVars(d.services?.() ?? [], pod.metadata.namespace ?? 'default', pod.spec.enableServiceLinks !== false).filter(([k]) => !own.has(k));
   const env: [string, string][] = [['PATH', PATH], ['HOSTNAME', hostname], ...services, ...own];
   if (!env.some(([k]) => k === 'HOME')) env.push(['HOME', '/root']);

@@ -12,9 +12,13 @@ import { adoptFromRuntime, restartCountsAfterReboot } from './adopt.ts';
 import { formatPod } from './format.ts';
 import { ProbeManager } from './probes.ts';
 import { containerEnvironment, type ContainerEnvironmentConfig } from './container-env.ts';
+import { fetchSources, referencedSources, resolveEnv } from './env-sources.ts';
 import { NETWORK_NOT_READY_ERROR_MSG, NETWORK_NOT_READY_RETRY_MS } from './runtime-state.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
 import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
+
+/** pod_workers.go workerBackOffPeriod: how soon a sync that failed is tried again (plus jitter). */
+const SYNC_ERROR_BACKOFF_MS = 10_000;
 
 export interface PodWorkersDeps {
   client: RestClient;
@@ -170,6 +174,7 @@ export class PodWorkers {
         continue;
       }
       if (rec.current?.state === 'exited' && this.inBackoff(w, c, rec)) continue;
+      if (rec.waiting?.reason === 'CreateContainerConfigError' && this.ctx.now() < (rec.retryNotBeforeMs ?? 0)) continue;
       return this.startContainer(w, c, rec);
     }
     this.writeStatus(w);
@@ -250,13 +255,41 @@ export class PodWorkers {
     });
   }
 
+  /**
+   * generateContainerConfig, then create and start: the environment first, which may need the
+   * ConfigMaps and Secrets it names (GETs); one that cannot be made is CreateContainerConfigError,
+   * tried again when the pod worker's back-off ends.
+   */
   private createAndStart(w: Worker, c: Container, rec: ContainerRecord): void {
+    const podIP = w.pod.spec.hostNetwork ? undefined : w.podIP;
+    const refs = referencedSources(c);
+    if (refs.length === 0) return this.createWithEnv(w, c, rec, resolveEnv(w.pod, c, new Map(), podIP));
+    w.busy = true;
+    fetchSources(this.d.client, w.pod.metadata.namespace ?? 'default', refs, (r) => {
+      if (!this.ctx.isLive()) return;
+      w.busy = false;
+      if (!this.workers.has(w.key)) return;
+      if (!w.pod.metadata.deletionTimestamp) this.createWithEnv(w, c, rec, r.ok ? resolveEnv(w.pod, c, r.sources, podIP) : r);
+      this.afterAsync(w);
+    });
+  }
+
+  private createWithEnv(w: Worker, c: Container, rec: ContainerRecord, env: { ok: true; env: [string, string][] } | { ok: false; error: string }): void {
+    if (!env.ok) {
+      rec.waiting = { reason: 'CreateContainerConfigError', message: env.error };
+      this.event(w.pod, c.name, 'Warning', 'Failed', `Error: ${env.error}`);
+      // podWorkers requeue a failed sync after workerBackOffPeriod (10 s) with up to 50% jitter
+      rec.retryNotBeforeMs = this.ctx.now() + SYNC_ERROR_BACKOFF_MS + this.ctx.rng.nextInt(SYNC_ERROR_BACKOFF_MS / 2);
+      this.retryAt(w, rec.retryNotBeforeMs);
+      return this.writeStatus(w);
+    }
     const memory = c.resources?.limits?.memory;
     const parsed = memory ? parseQuantity(memory) : undefined;
+    const podIP = w.pod.spec.hostNetwork ? undefined : w.podIP;
     const created = this.d.cri.createContainer(w.sandboxId ?? '', {
       name: c.name, image: c.image ?? '', command: [...(c.command ?? []), ...(c.args ?? [])],
       ...(parsed?.ok ? { memoryLimitBytes: parsed.quantity.value() } : {}),
-      ...(this.d.environment ? { env: containerEnvironment(this.d.environment, w.pod, c.name, w.pod.spec.hostNetwork ? undefined : w.podIP) } : {}),
+      ...(this.d.environment ? { env: containerEnvironment(this.d.environment, w.pod, c.name, podIP, env.env) } : {}),
     });
     if (!created.ok) {
       rec.waiting = { reason: 'CreateContainerError', message: created.message };

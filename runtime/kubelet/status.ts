@@ -28,6 +28,8 @@ export interface ContainerRecord {
   ready: boolean;
   /** Startup probe verdict (true when there is no startup probe). */
   started: boolean;
+  /** After a CreateContainerConfigError: not tried again before this time (the pod worker's back-off). */
+  retryNotBeforeMs?: number;
 }
 
 export interface PodRuntimeView {
