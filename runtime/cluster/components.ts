@@ -5,6 +5,7 @@
 // through their Leases (kubeadm's static pods); the node lifecycle controller is one of the
 // controller manager's loops, as upstream. Each is a named process with its real credentials and
 // its own REST client endpoint, so faults.stopComponent / stopNode / partition reach it.
+import { clusterCAPem } from './cluster-ca.ts';
 import type { Kernel } from '../kernel/index.ts';
 import { RestClient, ThrottleLog, type ClientRateLimits, type RestCredentials, type RestHost } from '../client/index.ts';
 import { ContainerRuntime } from '../cri/index.ts';
@@ -202,7 +203,7 @@ function startControllerManagerOn(kernel: Kernel, plan: ClusterPlan, m: MachineP
   const kcmClient = clientOf(kcm, KCM_CREDENTIALS, undefined, plan.clientRateLimits['kube-controller-manager']);
   const reconciler = plan.plugins.replicaSetReconciler;
   const controllers = kcmControllers(plan);
-  startControllerManager(kernel, { name: kcm, restClient: kcmClient, controllers, ...(reconciler ? { replicaSetReconciler: reconciler } : {}) });
+  startControllerManager(kernel, { name: kcm, restClient: kcmClient, controllers, rootCA: clusterCAPem(plan.seed), ...(reconciler ? { replicaSetReconciler: reconciler } : {}) });
   components.set(kcm, processComponent(kernel, kcm, m.name, 'kube-controller-manager', {
     // every client endpoint of the incarnation (main + one per controller), so a partition cuts them all
     extraEndpoints: () => controllerManagerClientSuffixes(controllers).map((s) => `${kcmClient.options.name}.${kernel.process(kcm)?.incarnation ?? 0}.${s}`),

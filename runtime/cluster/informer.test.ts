@@ -31,7 +31,8 @@ it('an informer cut off from the API server resumes, gets 410 Gone and relists t
   expect((await cluster.kubectl('apply -f -', { stdin: configMaps(['before']) })).exitCode).toBe(0);
   await cluster.advance(1000);
   expect(informer.hasSynced).toBe(true);
-  expect(informer.lister.list().map((c) => c.metadata.name)).toEqual(['before']);
+  // and the CA bundle the root CA publisher puts in every namespace
+  expect(informer.lister.list().map((c) => c.metadata.name).sort()).toEqual(['before', 'kube-root-ca.crt']);
 
   // cut the informer's connection for longer than the watch cache keeps history: 100 writes (the
   // window doubles to 200 events, as they are fresh), then 80 s (upstream's window keeps ~75 s of

@@ -19,7 +19,7 @@ describe('kubectl create configmap | secret | serviceaccount', { timeout: 60_000
     expect(await cluster.kubectl('create cm noeq --from-literal=abc')).toEqual(fail('error: invalid literal source abc, expected key=value\n'));
 
     expect(await cluster.kubectl('create secret generic db --from-literal=password=s3cr3t --from-literal=user=admin')).toEqual(ok('secret/db created\n'));
-    expect((await cluster.kubectl('get secrets')).stdout).toBe('NAME   TYPE     DATA   AGE\ndb     Opaque   2      0s\n');
+    expect((await cluster.kubectl('get secrets')).stdout).toMatch(/^NAME   TYPE     DATA   AGE\ndb     Opaque   2      \ds\n$/);
     expect((await cluster.kubectl('get secret db -o jsonpath={.data}')).stdout).toBe('{"password":"czNjcjN0","user":"YWRtaW4="}');
     expect((await cluster.kubectl('describe secret db')).stdout).toBe(
       'Name:         db\nNamespace:    default\nLabels:       <none>\nAnnotations:  <none>\n\nType:  Opaque\n\nData\n====\npassword:  6 bytes\nuser:      5 bytes\n',
@@ -62,7 +62,7 @@ describe('kubectl create role | rolebinding | clusterrole | clusterrolebinding',
       { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: ['get', 'list', 'watch'] },
     ]);
     expect(await cluster.kubectl('create rolebinding read-pods --role=pod-reader --user=jane --serviceaccount=default:builder')).toEqual(ok('rolebinding.rbac.authorization.k8s.io/read-pods created\n'));
-    expect((await cluster.kubectl('get rolebinding read-pods -o wide')).stdout).toBe('NAME        ROLE              AGE   USERS   GROUPS   SERVICEACCOUNTS\nread-pods   Role/pod-reader   0s    jane             default/builder\n');
+    expect((await cluster.kubectl('get rolebinding read-pods -o wide')).stdout).toMatch(/^NAME        ROLE              AGE   USERS   GROUPS   SERVICEACCOUNTS\nread-pods   Role\/pod-reader   \ds    jane             default\/builder\n$/);
     expect((await cluster.kubectl('auth can-i list deployments --as=jane')).stdout).toBe('yes\n');
     expect((await cluster.kubectl('auth can-i delete pods --as=jane')).stdout).toBe('no\n');
     expect((await cluster.kubectl('auth can-i list pods --as=jane -n kube-system')).stdout).toBe('no\n');
@@ -91,6 +91,21 @@ describe('kubectl create quota | priorityclass', { timeout: 60_000 }, () => {
     expect((await cluster.kubectl('get quota q -o jsonpath={.spec.hard}')).stdout).toBe('{"cpu":"1","pods":"2"}');
     expect(await cluster.kubectl('create quota bad --hard=pods')).toEqual(fail('error: invalid argument (pods): must be in the form of resourceName=quantity\n'));
     expect(await cluster.kubectl('create priorityclass high --value=1000 --description="very important"')).toEqual(ok('priorityclass.scheduling.k8s.io/high created\n'));
-    expect((await cluster.kubectl('get pc high')).stdout).toBe('NAME   VALUE   GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY\nhigh   1000    false            0s    PreemptLowerPriority\n');
+    expect((await cluster.kubectl('get pc high')).stdout).toMatch(/^NAME   VALUE   GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY\nhigh   1000    false            \ds    PreemptLowerPriority\n$/);
   });
 });
+
+describe('kube-root-ca.crt in every namespace (the root CA publisher)', { timeout: 60_000 }, () => {
+  it('publishes the cluster CA to each namespace, new ones included, and puts it back when deleted', async () => {
+    const cluster = createCluster({ seed: 46, workers: 0 });
+    await cluster.kubectl('create namespace team');
+    await cluster.advance(2_000);
+    expect((await cluster.kubectl('get cm -A --field-selector metadata.name=kube-root-ca.crt -o jsonpath={.items[*].metadata.namespace}')).stdout).toBe('default kube-node-lease kube-public kube-system team');
+    const ca = (await cluster.kubectl("get cm kube-root-ca.crt -o jsonpath='{.data.ca\\.crt}'")).stdout;
+    expect(ca).toMatch(/^-----BEGIN CERTIFICATE-----\nMII[A-Za-z0-9+/]{61}\n(?:[A-Za-z0-9+/=]{1,64}\n)+-----END CERTIFICATE-----\n$/);
+    expect((await cluster.kubectl('delete cm kube-root-ca.crt -n team')).exitCode).toBe(0);
+    await cluster.advance(2_000);
+    expect((await cluster.kubectl("get cm kube-root-ca.crt -n team -o jsonpath='{.data.ca\\.crt}'")).stdout).toBe(ca);
+  });
+});
+

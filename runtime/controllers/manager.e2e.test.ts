@@ -167,9 +167,6 @@ it('the manager opens one watch per resource, however many of its controllers re
     }
     send(from, to, msg);
   };
-  // the API server's watch caches first: one that fills after the manager listed would answer its
-  // watch with 410 Expired and the informer would (rightly) list and watch again
-  await cluster.advance(5_000);
   start('kcm');
   await cluster.advance(5_000);
   // nodes (node lifecycle, DaemonSet, pod GC, garbage collector), services (Endpoints,

@@ -20,13 +20,14 @@ import { startGarbageCollector } from './garbagecollector/start.ts';
 import type { HostedController, HostedControllerDeps } from './namespace/hosted.ts';
 import { startNamespaceController } from './namespace/start.ts';
 import { startServiceAccountController } from './serviceaccount/start.ts';
+import { startRootCACertPublisher } from './rootcacertpublisher/start.ts';
 import { startDaemonSetController } from './daemonset/start.ts';
 import { startPodGCController } from './podgc/start.ts';
 import { startHostedNodeLifecycleController } from './nodelifecycle/start.ts';
 import { startResourceQuotaController } from './resourcequota/start.ts';
 import { startDisruptionController } from './disruption/start.ts';
 
-export type ControllerName = 'replicaset' | 'deployment' | 'endpoint' | 'endpointslice' | 'endpointslicemirroring' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle' | 'resourcequota' | 'disruption';
+export type ControllerName = 'replicaset' | 'deployment' | 'endpoint' | 'endpointslice' | 'endpointslicemirroring' | 'garbagecollector' | 'namespace' | 'serviceaccount' | 'daemonset' | 'podgc' | 'nodelifecycle' | 'resourcequota' | 'disruption' | 'rootcacertpublisher';
 
 export interface ControllerManagerOptions {
   /** Process name, unique in the kernel ("kube-controller-manager-cp-1"). */
@@ -44,6 +45,8 @@ export interface ControllerManagerOptions {
   /** --leader-elect (default true). */
   leaderElect?: boolean;
   epochMs?: number;
+  /** --root-ca-file's content (kubeadm: /etc/kubernetes/pki/ca.crt), which the root CA publisher spreads. */
+  rootCA?: string;
   /** Log lines ("successfully acquired lease kube-system/kube-controller-manager"). */
   onLog?: (line: string) => void;
 }
@@ -55,9 +58,10 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Record<ControllerName, string> = {
   endpointslice: 'endpointslice-controller', endpointslicemirroring: 'endpointslicemirroring-controller', garbagecollector: 'generic-garbage-collector', namespace: 'namespace-controller',
   serviceaccount: 'service-account-controller', daemonset: 'daemon-set-controller', podgc: 'pod-garbage-collector',
   nodelifecycle: 'node-controller', resourcequota: 'resourcequota-controller', disruption: 'disruption-controller',
+  rootcacertpublisher: 'root-ca-cert-publisher',
 };
 /** Every controller this manager can run, in start order. */
-export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpoint', 'endpointslice', 'endpointslicemirroring', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle', 'resourcequota', 'disruption'];
+export const ALL_CONTROLLERS: readonly ControllerName[] = ['replicaset', 'deployment', 'endpoint', 'endpointslice', 'endpointslicemirroring', 'garbagecollector', 'namespace', 'serviceaccount', 'daemonset', 'podgc', 'nodelifecycle', 'resourcequota', 'disruption', 'rootcacertpublisher'];
 
 /**
  * The clients a manager incarnation builds, each with a bucket of its own, as controllermanager.go
@@ -76,6 +80,7 @@ const HOSTED: Partial<Record<ControllerName, (d: HostedControllerDeps) => Hosted
   endpoint: startEndpointsController, endpointslicemirroring: startEndpointSliceMirroringController, endpointslice: startEndpointSliceController, garbagecollector: startGarbageCollector, namespace: startNamespaceController,
   serviceaccount: startServiceAccountController, daemonset: startDaemonSetController, podgc: startPodGCController,
   nodelifecycle: startHostedNodeLifecycleController, resourcequota: startResourceQuotaController,
+  rootcacertpublisher: startRootCACertPublisher,
 };
 
 /** Starts kube-controller-manager as a kernel process and returns it (crash/restart it through the kernel). */
@@ -166,7 +171,7 @@ function startControllers(
   };
   const recorder = (name: ControllerName, c: RestClient): EventRecorder =>
     createEventRecorder({ clock, client: c, component: CONTROLLER_SERVICE_ACCOUNTS[name], ...(o.epochMs !== undefined ? { epochMs: o.epochMs } : {}) });
-  const common = o.epochMs !== undefined ? { epochMs: o.epochMs } : {};
+  const common = { ...(o.epochMs !== undefined ? { epochMs: o.epochMs } : {}), ...(o.rootCA !== undefined ? { rootCA: o.rootCA } : {}) };
   if (enabled.includes('replicaset')) {
     const c = controllerClient('replicaset');
     const rsc = new ReplicaSetController({

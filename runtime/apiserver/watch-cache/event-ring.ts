@@ -21,6 +21,8 @@ export class EventRing<E extends Timed> {
   /** Index in `buf` of the oldest event. */
   private start = 0;
   private count = 0;
+  /** Whether an event was dropped since the last clear() (the window no longer starts at the list). */
+  private dropped = false;
 
   constructor(
     private readonly lowerBound = LOWER_BOUND_CAPACITY,
@@ -39,6 +41,11 @@ export class EventRing<E extends Timed> {
     return this.count;
   }
 
+  /** Whether any event has left the window since the last clear(). */
+  get evicted(): boolean {
+    return this.dropped;
+  }
+
   /** The revision of the oldest event kept, or undefined when empty. */
   get oldestRevision(): number | undefined {
     return this.count === 0 ? undefined : this.at(0).rv;
@@ -48,12 +55,14 @@ export class EventRing<E extends Timed> {
     this.buf = new Array<E | undefined>(this.lowerBound);
     this.start = 0;
     this.count = 0;
+    this.dropped = false;
   }
 
   /** Adds the newest event (its rv above every kept one), resizing first as watch_cache.go does. */
   push(ev: E): void {
     this.resize(ev.recordMs);
     if (this.count === this.buf.length) {
+      this.dropped = true;
       this.buf[this.start] = undefined;
       this.start = (this.start + 1) % this.buf.length;
       this.count--;
@@ -94,6 +103,7 @@ export class EventRing<E extends Timed> {
   /** doCacheResizeLocked: keep the newest events that fit. */
   private reallocate(capacity: number): void {
     const keep = Math.min(this.count, capacity);
+    if (keep < this.count) this.dropped = true;
     const next = new Array<E | undefined>(capacity);
     for (let i = 0; i < keep; i++) next[i] = this.at(this.count - keep + i);
     this.buf = next;

@@ -36,6 +36,19 @@ describe('watch from the watch cache', () => {
     expect(w.closed.done).toBe(true);
   });
 
+  it("reaches back to its list until an event leaves the window (watch_cache.go getAllEventsSinceLocked)", () => {
+    // an informer listed at R (served by the cache), the cache's first event comes later at R+k:
+    // a watch from R misses nothing, so it is no 410
+    const h = createHarness({ watchCacheCapacity: 3 });
+    h.kernel.runFor(10);
+    const listed = h.admin({ verb: 'list', resource: 'configmaps', namespace: 'default' }).body as { metadata: { resourceVersion: string } };
+    h.admin({ verb: 'create', resource: 'namespaces', body: { metadata: { name: 'other' } } }); // moves the revision, not this cache
+    h.admin({ verb: 'create', resource: 'configmaps', namespace: 'default', body: cm('late') });
+    h.kernel.runFor(10);
+    const w = h.watch({ resource: 'configmaps', namespace: 'default', query: { resourceVersion: listed.metadata.resourceVersion } });
+    expect(w.events.map((e) => `${e.type} ${(e.object as KubeObject).metadata.name ?? ''}`)).toEqual(['ADDED late']);
+  });
+
   it('label selector transitions become ADDED / DELETED; bookmarks carry the cache revision', () => {
     const h = createHarness({ bookmarkIntervalMs: 1000 });
     const w = h.watch({ resource: 'configmaps', namespace: 'default', query: { labelSelector: 'app=web', allowWatchBookmarks: true } });

@@ -174,7 +174,9 @@ export class WatchCache {
     if (resourceVersion === undefined || resourceVersion === 0) {
       for (const o of this.list(p)) sink({ type: 'ADDED', object: o });
     } else {
-      const oldest = this.recent.oldestRevision ?? this.listRv + 1;
+      // getAllEventsSinceLocked: while no event has left the window since the list, the window
+      // reaches back to the list itself; after that, to its oldest event
+      const oldest = this.recent.evicted ? (this.recent.oldestRevision ?? this.listRv + 1) : this.listRv + 1;
       if (resourceVersion < oldest - 1) {
         sink({ type: 'ERROR', object: newResourceExpired(tooOldResourceVersion(resourceVersion, oldest - 1)) });
         return () => {};

@@ -17,6 +17,8 @@ export interface HostedControllerDeps {
   /** False once the manager's process died: late callbacks then do nothing. */
   isLive(): boolean;
   epochMs?: number;
+  /** --root-ca-file's content: the cluster CA bundle (the root CA publisher's). */
+  rootCA?: string;
   log: (line: string) => void;
 }
 

@@ -126,6 +126,10 @@ export const CONTROLLER_ROLES: { name: string; rules: PolicyRule[] }[] = [
     name: `${PREFIX}service-account-controller`,
     rules: [r(['create'], [''], ['serviceaccounts']), events()],
   },
+  {
+    name: `${PREFIX}root-ca-cert-publisher`,
+    rules: [r(['create', 'update'], [''], ['configmaps']), events()],
+  },
 ];
 
 export const CONTROLLER_ROLE_BINDINGS: { role: string; serviceAccount: string }[] = CONTROLLER_ROLES.map((role) => ({
