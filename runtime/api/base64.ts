@@ -19,6 +19,26 @@ export function utf8Bytes(text: string): number[] {
   return out;
 }
 
+/** Text from UTF-8 bytes (Go's string([]byte)); the runtime has no TextDecoder. */
+export function utf8Text(bytes: readonly number[]): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const n = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+    let cp = n === 1 ? b : b & (0xff >> (n + 1));
+    for (let j = 1; j < n; j++) cp = (cp << 6) | ((bytes[i + j] ?? 0) & 63);
+    text += String.fromCodePoint(cp);
+    i += n;
+  }
+  return text;
+}
+
+/** The text a base64 value holds ('' for what does not decode). */
+export function decodeBase64Text(b64: string): string {
+  const d = decodeBase64(b64);
+  return d.ok ? utf8Text(d.bytes) : '';
+}
+
 export function encodeBase64(bytes: readonly number[]): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {

@@ -150,4 +150,4 @@ export {
   updateDisruptionAllowedCondition,
 } from './pdb.ts';
 export { formatGoDuration, parseGoDuration } from './go-duration.ts';
-export { decodeBase64, encodeBase64, encodeBase64Utf8, utf8Bytes, type Base64Decoded } from './base64.ts';
+export { decodeBase64, decodeBase64Text, encodeBase64, encodeBase64Utf8, utf8Bytes, utf8Text, type Base64Decoded } from './base64.ts';

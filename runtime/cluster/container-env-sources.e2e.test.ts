@@ -60,3 +60,54 @@ describe('environment variables from ConfigMaps, Secrets and the pod', { timeout
     expect(env.some((l) => l.startsWith('OPTIONAL='))).toBe(false);
   });
 });
+
+const VOLUME_POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: vol
+spec:
+  containers:
+  - name: app
+    image: busybox:1.36
+    command: [sleep, "3600"]
+    volumeMounts:
+    - {name: cfg, mountPath: /etc/app}
+    - {name: creds, mountPath: /etc/creds, readOnly: true}
+  volumes:
+  - name: cfg
+    configMap: {name: settings}
+  - name: creds
+    secret: {secretName: db, items: [{key: password, path: pw.txt}]}
+`;
+
+describe('configMap, secret and service account volumes', { timeout: 60_000 }, () => {
+  it('waits in ContainerCreating with FailedMount events for a missing ConfigMap, then mounts every file', async () => {
+    const cluster = createCluster({ seed: 52, workers: [{}] });
+    expect((await cluster.kubectl('create secret generic db --from-literal=password=s3cr3t')).exitCode).toBe(0);
+    expect((await cluster.kubectl('apply -f -', { stdin: VOLUME_POD })).exitCode).toBe(0);
+    await cluster.advance(150_000);
+    expect((await cluster.kubectl('get pod vol')).stdout).toMatch(/^NAME +READY +STATUS +RESTARTS +AGE\nvol +0\/1 +ContainerCreating +0 +/);
+    const failed = JSON.parse((await cluster.kubectl('get events --field-selector involvedObject.name=vol,reason=FailedMount -o json')).stdout) as { items: { message: string; count: number }[] };
+    expect(failed.items.map((e) => e.message)).toEqual([
+      'MountVolume.SetUp failed for volume "cfg" : configmap "settings" not found',
+      'Unable to attach or mount volumes: unmounted volumes=[cfg], unattached volumes=[], failed to process volumes=[]: timed out waiting for the condition',
+    ]);
+    // nestedpendingoperations' back-off: 0.5, 1, 2, 4 ... 64 s, then 2m2s, within 150 s
+    expect(failed.items[0]!.count).toBe(9);
+    expect((await cluster.kubectl('get pod vol -o jsonpath={.status.podIP}')).stdout).toBe(''); // no sandbox yet
+
+    expect((await cluster.kubectl('create configmap settings --from-literal=color=blue')).exitCode).toBe(0);
+    await cluster.advance(130_000);
+    expect((await cluster.kubectl('get pod vol -o jsonpath={.status.phase}')).stdout).toBe('Running');
+    expect((await cluster.kubectl('exec vol -- cat /etc/app/color /etc/creds/pw.txt')).stdout).toBe('blues3cr3t');
+    expect((await cluster.kubectl('exec vol -- cat /etc/creds/password')).stderr).toContain("cat: can't open '/etc/creds/password': No such file or directory");
+    // the kube-api-access volume every pod gets: namespace, the cluster CA, a bound token
+    expect((await cluster.kubectl('exec vol -- cat /var/run/secrets/kubernetes.io/serviceaccount/namespace')).stdout).toBe('default');
+    const ca = (await cluster.kubectl("get cm kube-root-ca.crt -o jsonpath='{.data.ca\\.crt}'")).stdout;
+    expect((await cluster.kubectl('exec vol -- cat /var/run/secrets/kubernetes.io/serviceaccount/ca.crt')).stdout).toBe(ca);
+    const token = (await cluster.kubectl('exec vol -- cat /var/run/secrets/kubernetes.io/serviceaccount/token')).stdout;
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    expect(claims).toMatchObject({ sub: 'system:serviceaccount:default:default', iss: 'https://kubernetes.default.svc.cluster.local', 'kubernetes.io': { namespace: 'default', pod: { name: 'vol' } } });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(3607);
+  });
+});

@@ -1,6 +1,6 @@
 // What the kubelet sets up for a container's processes (its main process and anything exec'd into
-// it): the hostname, the environment (PATH, HOSTNAME, the container's literal env values, HOME), the
-// files it mounts: /etc/hosts (kubelet_pods.go managedHostsFileContent), /etc/resolv.conf (dns.go
+// it): the hostname, the environment (PATH, HOSTNAME, the container's variables, HOME), the files its
+// volumes hold (volumes.ts) and those the kubelet mounts itself: /etc/hosts (kubelet_pods.go managedHostsFileContent), /etc/resolv.conf (dns.go
 // for the pod's dnsPolicy) and /etc/hostname, and the pod's network namespace.
 import type { Pod, Service } from '../api/index.ts';
 import type { ExecEnvironment, PodNetworkAccess } from '../cri/index.ts';
@@ -26,7 +26,10 @@ const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
  * them when it was created, or just the literal values), HOME. The kubelet hands the runtime its variables from a Go map, so a real container lists them
  * in no particular order; here they come in this order.
  */
-export function containerEnvironment(d: ContainerEnvironmentConfig, pod: Pod, container: string, podIP: string | undefined, resolved?: readonly (readonly [string, string])[]): ExecEnvironment {
+export function containerEnvironment(
+  d: ContainerEnvironmentConfig, pod: Pod, container: string, podIP: string | undefined,
+  resolved?: readonly (readonly [string, string])[], volumeFiles: Readonly<Record<string, string>> = {},
+): ExecEnvironment {
   const name = pod.metadata.name ?? '';
   const hostname = (pod.spec.hostname ?? name).slice(0, 63);
   const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === container);
@@ -42,6 +45,7 @@ export function containerEnvironment(d: ContainerEnvironmentConfig, pod: Pod, co
     env,
     ...(network ? { network } : {}),
     files: {
+      ...volumeFiles,
       '/etc/hostname': `${hostname}\n`,
       '/etc/hosts': hostsFile(pod, hostname, podIP, d.clusterDomain),
       '/etc/resolv.conf': resolvConf(d, pod),

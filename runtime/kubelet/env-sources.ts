@@ -5,7 +5,7 @@
 // or key stops the container from being created (CreateContainerConfigError), unless the
 // reference is optional. The kubelet reads each referenced object with a GET when it creates the
 // container (its Get change-detection strategy), so a change shows in the next container.
-import { decodeBase64, type ConfigMap, type Container, type Pod, type Secret } from '../api/index.ts';
+import { decodeBase64Text, type ConfigMap, type Container, type Pod, type Secret } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
 
 export type SourceKind = 'ConfigMap' | 'Secret';
@@ -53,27 +53,10 @@ export function fetchSources(client: RestClient, namespace: string, refs: readon
   }
 }
 
-/** The text of a Secret's base64 value (Go's string([]byte)). */
-function secretText(b64: string): string {
-  const d = decodeBase64(b64);
-  if (!d.ok) return '';
-  let text = '';
-  // UTF-8 bytes to text
-  for (let i = 0; i < d.bytes.length; ) {
-    const b = d.bytes[i]!;
-    const n = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-    let cp = n === 1 ? b : b & (0xff >> (n + 1));
-    for (let j = 1; j < n; j++) cp = (cp << 6) | ((d.bytes[i + j] ?? 0) & 63);
-    text += String.fromCodePoint(cp);
-    i += n;
-  }
-  return text;
-}
-
 /** The data of a ConfigMap or (decoded) Secret. */
 function dataOf(kind: SourceKind, obj: ConfigMap | Secret): Record<string, string> {
   if (kind === 'ConfigMap') return { ...(obj as ConfigMap).data };
-  return Object.fromEntries(Object.entries((obj as Secret).data ?? {}).map(([k, v]) => [k, secretText(v)]));
+  return Object.fromEntries(Object.entries((obj as Secret).data ?? {}).map(([k, v]) => [k, decodeBase64Text(v)]));
 }
 
 const notFound = (kind: SourceKind, name: string): string => `${kind === 'ConfigMap' ? 'configmap' : 'secret'} "${name}" not found`;

@@ -13,9 +13,16 @@ import { formatPod } from './format.ts';
 import { ProbeManager } from './probes.ts';
 import { containerEnvironment, type ContainerEnvironmentConfig } from './container-env.ts';
 import { fetchSources, referencedSources, resolveEnv } from './env-sources.ts';
+import { containerFiles, mountVolumes, volumeSources, type MountedVolumes } from './volumes.ts';
 import { NETWORK_NOT_READY_ERROR_MSG, NETWORK_NOT_READY_RETRY_MS } from './runtime-state.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
 import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
+
+/** nestedpendingoperations' exponential back-off for a failing mount: 500 ms doubling to 2m2s. */
+const MOUNT_INITIAL_BACKOFF_MS = 500;
+const MOUNT_MAX_BACKOFF_MS = 122_000;
+/** volumemanager's waitForAttachTimeout: how long SyncPod waits for the mounts before giving up this round. */
+const MOUNT_WAIT_TIMEOUT_MS = 123_000;
 
 /** pod_workers.go workerBackOffPeriod: how soon a sync that failed is tried again (plus jitter). */
 const SYNC_ERROR_BACKOFF_MS = 10_000;
@@ -69,6 +76,10 @@ interface Worker {
   lastWrite?: WrittenStatus;
   statusInFlight: boolean;
   retryTimer?: { cancel(): void };
+  /** The pod's volumes as this kubelet mounted them (undefined until WaitForAttachAndMount succeeded). */
+  volumes?: MountedVolumes;
+  /** While a mount keeps failing: the retry back-off, since when, and the last "timed out" event. */
+  mount?: { backoffMs: number; sinceMs: number; lastTimeoutEventMs: number };
 }
 
 export class PodWorkers {
@@ -152,6 +163,7 @@ export class PodWorkers {
         return this.writeStatus(w);
       }
       if (this.waitForNetwork(w)) return;
+      if (!w.volumes) return this.mountVolumes(w);
       w.sandboxId = this.d.cri.runPodSandbox(w.uid);
       for (const [name, count] of restartCountsAfterReboot(pod)) this.record(w, name).restartCount = count;
       // a hostNetwork pod shares the node's network namespace: no CNI ADD, its IP is the node's
@@ -166,6 +178,8 @@ export class PodWorkers {
       this.retryAt(w, w.sandboxReadyAtMs);
       return this.writeStatus(w);
     }
+    // a sandbox adopted after a kubelet restart: this kubelet mounts the volumes again
+    if (!w.volumes) return this.mountVolumes(w);
     for (const c of pod.spec.containers) {
       const rec = this.record(w, c.name);
       if (rec.current?.state === 'running' || rec.current?.state === 'created') continue;
@@ -191,6 +205,41 @@ export class PodWorkers {
     this.retryAt(w, this.ctx.now() + NETWORK_NOT_READY_RETRY_MS);
     this.writeStatus(w);
     return true;
+  }
+
+  /**
+   * WaitForAttachAndMount: read the ConfigMaps and Secrets the volumes name, then set them all up.
+   * A failure is a FailedMount event, retried with nestedpendingoperations' back-off (500 ms
+   * doubling to 2m2s); every 2m3s of waiting (the wait's timeout) adds the "Unable to attach or
+   * mount volumes" event. The pod stays ContainerCreating meanwhile.
+   */
+  private mountVolumes(w: Worker): void {
+    w.busy = true;
+    fetchSources(this.d.client, w.pod.metadata.namespace ?? 'default', volumeSources(w.pod), (r) => {
+      if (!this.ctx.isLive()) return;
+      w.busy = false;
+      if (!this.workers.has(w.key)) return;
+      const mounted = r.ok ? mountVolumes(w.pod, r.sources, { nowMs: this.ctx.now(), randomBytes: (n) => this.randomBytes(n) }) : { ok: false as const, volume: '', error: r.error };
+      if (mounted.ok) {
+        w.volumes = mounted.volumes;
+        delete w.mount;
+        return this.afterAsync(w, true);
+      }
+      const now = this.ctx.now();
+      const m = (w.mount ??= { backoffMs: MOUNT_INITIAL_BACKOFF_MS / 2, sinceMs: now, lastTimeoutEventMs: now });
+      this.event(w.pod, undefined, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume "${mounted.volume}" : ${mounted.error}`);
+      if (now - m.lastTimeoutEventMs >= MOUNT_WAIT_TIMEOUT_MS) {
+        m.lastTimeoutEventMs = now;
+        this.event(w.pod, undefined, 'Warning', 'FailedMount', `Unable to attach or mount volumes: unmounted volumes=[${mounted.volume}], unattached volumes=[], failed to process volumes=[]: timed out waiting for the condition`);
+      }
+      m.backoffMs = Math.min(m.backoffMs * 2, MOUNT_MAX_BACKOFF_MS);
+      this.retryAt(w, now + m.backoffMs);
+      this.writeStatus(w);
+    });
+  }
+
+  private randomBytes(n: number): number[] {
+    return Array.from({ length: n }, () => this.ctx.rng.nextInt(256));
   }
 
   /** doBackOff: CrashLoopBackOff while inside the window, else arm the next window and restart. */
@@ -289,7 +338,7 @@ export class PodWorkers {
     const created = this.d.cri.createContainer(w.sandboxId ?? '', {
       name: c.name, image: c.image ?? '', command: [...(c.command ?? []), ...(c.args ?? [])],
       ...(parsed?.ok ? { memoryLimitBytes: parsed.quantity.value() } : {}),
-      ...(this.d.environment ? { env: containerEnvironment(this.d.environment, w.pod, c.name, podIP, env.env) } : {}),
+      ...(this.d.environment ? { env: containerEnvironment(this.d.environment, w.pod, c.name, podIP, env.env, containerFiles(c, w.volumes)) } : {}),
     });
     if (!created.ok) {
       rec.waiting = { reason: 'CreateContainerError', message: created.message };

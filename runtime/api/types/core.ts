@@ -138,7 +138,7 @@ export interface Volume {
     optional?: boolean;
     items?: { key: string; path: string }[];
   };
-  secret?: { secretName?: string; defaultMode?: number; optional?: boolean };
+  secret?: { secretName?: string; defaultMode?: number; optional?: boolean; items?: { key: string; path: string }[] };
   emptyDir?: { medium?: string; sizeLimit?: string };
   hostPath?: { path: string; type?: string };
   projected?: { sources: Record<string, unknown>[]; defaultMode?: number };

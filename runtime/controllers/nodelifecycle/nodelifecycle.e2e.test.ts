@@ -27,6 +27,9 @@ async function withOwnController(seed: number, prepare?: (cluster: Cluster) => P
   const { kernel, restClient } = cluster.internals;
   const sa = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: node-controller\n  namespace: kube-system\n';
   expect(await cluster.kubectl('apply -f -', { stdin: sa })).toMatchObject({ exitCode: 0, stderr: '' });
+  // what the (absent) controller manager's root CA publisher would put there: the pod's
+  // kube-api-access volume cannot be mounted without it
+  expect((await cluster.kubectl('create configmap kube-root-ca.crt --from-literal=ca.crt=stand-in')).exitCode).toBe(0);
   await prepare?.(cluster);
   const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  nodeName: worker-2\n  containers:\n  - name: app\n    image: nginx\n';
   expect((await cluster.kubectl('apply -f -', { stdin: pod })).exitCode).toBe(0);

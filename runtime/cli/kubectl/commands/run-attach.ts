@@ -5,7 +5,7 @@
 // Attaching here reads what the container writes from that moment on (pods/log since then), as an
 // attached stream would; a pod that finished before kubectl saw it run has its whole log printed, as
 // handleAttachPod's logOpts does.
-import { lookupResource, rfc3339, type Pod } from '../../../api/index.ts';
+import { lookupResource, parseRFC3339, rfc3339, type Pod } from '../../../api/index.ts';
 import { flagBool, flagDurationMs, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
@@ -63,8 +63,12 @@ export function attachToRun(ctx: Ctx, pod: Pod, done: () => void): void {
       ctx.error('timed out waiting for the condition');
       return finish();
     }
-    // handleAttachPod: a pod that already finished has its log printed instead
-    const since = completed(seen) ? undefined : ctx.nowMs;
+    // handleAttachPod: a pod that already finished has its log printed instead. An attach that
+    // comes after a quick container already exited falls back to streaming its logs too ("warning:
+    // couldn't attach to pod/..., falling back to streaming logs"), so what the container wrote
+    // since it started is shown, not just what it writes after kubectl saw it run.
+    const startedAt = seen.status?.containerStatuses?.[0]?.state?.running?.startedAt;
+    const since = completed(seen) ? undefined : startedAt !== undefined ? parseRFC3339(startedAt) ?? ctx.nowMs : ctx.nowMs;
     if (since !== undefined) {
       // attach.go SetupTTY, then its prompt hint
       if (flagBool(ctx.args, 'tty') && !flagBool(ctx.args, 'quiet')) ctx.stderr += 'Unable to use a TTY - input is not a terminal or the right kind of file\n';

@@ -1,0 +1,141 @@
+// The volumes the kubelet sets up before a pod's sandbox (kubelet.go SyncPod: WaitForAttachAndMount
+// before the runtime's SyncPod), and the files a container then finds at its mount paths:
+// - configMap and secret volumes: one file per key (or per item), a Secret's values decoded
+//   (pkg/volume/configmap, pkg/volume/secret MakePayload);
+// - projected volumes, as the kube-api-access-* volume every pod gets: the service account token,
+//   the kube-root-ca.crt ConfigMap's ca.crt, and downward-API files (pkg/volume/projected);
+// - emptyDir and hostPath: directories with nothing the simulation puts in them.
+// A missing ConfigMap or Secret (not optional), or a missing item key, fails the mount: the pod
+// stays ContainerCreating with FailedMount events until the object appears. The token is a
+// stand-in JWT (header and claims as the API server issues them, a random signature): the
+// simulation signs nothing.
+import { SIMULATION_EPOCH_MS, decodeBase64Text, encodeBase64, utf8Bytes, type ConfigMap, type Container, type Pod, type Secret, type Volume } from '../api/index.ts';
+import type { FetchedSources, SourceKind } from './env-sources.ts';
+
+/** Each mounted volume's files, by path inside the volume. */
+export type MountedVolumes = ReadonlyMap<string, Readonly<Record<string, string>>>;
+
+const KUBERNETES_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+
+interface ProjectedSource {
+  serviceAccountToken?: { path: string; expirationSeconds?: number };
+  configMap?: { name?: string; items?: { key: string; path: string }[]; optional?: boolean };
+  secret?: { name?: string; items?: { key: string; path: string }[]; optional?: boolean };
+  downwardAPI?: { items?: { path: string; fieldRef?: { fieldPath: string } }[] };
+}
+
+/** The ConfigMaps and Secrets a pod's volumes read. */
+export function volumeSources(pod: Pod): { kind: SourceKind; name: string }[] {
+  const out: { kind: SourceKind; name: string }[] = [];
+  const add = (kind: SourceKind, name: string | undefined): void => {
+    if (name && !out.some((s) => s.kind === kind && s.name === name)) out.push({ kind, name });
+  };
+  for (const v of pod.spec.volumes ?? []) {
+    add('ConfigMap', v.configMap?.name);
+    add('Secret', v.secret?.secretName);
+    for (const s of (v.projected?.sources ?? []) as ProjectedSource[]) {
+      add('ConfigMap', s.configMap?.name);
+      add('Secret', s.secret?.name);
+    }
+  }
+  return out;
+}
+
+export interface MountContext {
+  nowMs: number;
+  /** Random bytes for the token's signature and ID. */
+  randomBytes(n: number): number[];
+}
+
+type Payload = { ok: true; files: Record<string, string> } | { ok: false; error: string };
+
+/** A ConfigMap's or Secret's files: every key, or the items asked for (MakePayload). */
+function payload(kind: SourceKind, name: string, obj: ConfigMap | Secret | null | undefined, items: { key: string; path: string }[] | undefined, optional: boolean): Payload {
+  if (!obj) return optional ? { ok: true, files: {} } : { ok: false, error: `${kind === 'ConfigMap' ? 'configmap' : 'secret'} "${name}" not found` };
+  const data: Record<string, string> = kind === 'ConfigMap'
+    ? { ...(obj as ConfigMap).data }
+    : Object.fromEntries(Object.entries((obj as Secret).data ?? {}).map(([k, v]) => [k, decodeBase64Text(v)]));
+  if (!items || items.length === 0) return { ok: true, files: data };
+  const files: Record<string, string> = {};
+  for (const item of items) {
+    if (!(item.key in data)) {
+      if (optional) continue;
+      return { ok: false, error: kind === 'ConfigMap' ? `configmap references non-existent config key: ${item.key}` : `references non-existent secret key: ${item.key}` };
+    }
+    files[item.path] = data[item.key]!;
+  }
+  return { ok: true, files };
+}
+
+const base64url = (bytes: readonly number[]): string => encodeBase64(bytes).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+const jsonPart = (value: unknown): string => base64url(utf8Bytes(JSON.stringify(value)));
+
+/** The bound service account token TokenRequest would give the kubelet for this pod (stand-in signature). */
+function serviceAccountToken(pod: Pod, expirationSeconds: number, m: MountContext): string {
+  const iat = Math.floor((SIMULATION_EPOCH_MS + m.nowMs) / 1000);
+  const ns = pod.metadata.namespace ?? 'default';
+  const sa = pod.spec.serviceAccountName ?? 'default';
+  const claims = {
+    aud: [KUBERNETES_ISSUER], exp: iat + expirationSeconds, iat, iss: KUBERNETES_ISSUER,
+    jti: m.randomBytes(16).map((b) => b.toString(16).padStart(2, '0')).join(''),
+    'kubernetes.io': { namespace: ns, node: { name: pod.spec.nodeName ?? '' }, pod: { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' }, serviceaccount: { name: sa } },
+    nbf: iat, sub: `system:serviceaccount:${ns}:${sa}`,
+  };
+  return `${jsonPart({ alg: 'RS256', kid: base64url(m.randomBytes(32)) })}.${jsonPart(claims)}.${base64url(m.randomBytes(256))}`;
+}
+
+function downwardValue(pod: Pod, path: string): string {
+  if (path === 'metadata.namespace') return pod.metadata.namespace ?? '';
+  if (path === 'metadata.name') return pod.metadata.name ?? '';
+  if (path === 'metadata.uid') return pod.metadata.uid ?? '';
+  if (path === 'metadata.labels') return Object.entries(pod.metadata.labels ?? {}).map(([k, v]) => `${k}="${v}"`).sort().join('\n');
+  if (path === 'metadata.annotations') return Object.entries(pod.metadata.annotations ?? {}).map(([k, v]) => `${k}="${v}"`).sort().join('\n');
+  return '';
+}
+
+function mountOne(pod: Pod, v: Volume, sources: FetchedSources, m: MountContext): Payload {
+  if (v.configMap) return payload('ConfigMap', v.configMap.name ?? '', sources.get(`ConfigMap/${v.configMap.name ?? ''}`), v.configMap.items, v.configMap.optional === true);
+  if (v.secret) {
+    return payload('Secret', v.secret.secretName ?? '', sources.get(`Secret/${v.secret.secretName ?? ''}`), v.secret.items, v.secret.optional === true);
+  }
+  if (!v.projected) return { ok: true, files: {} };
+  const files: Record<string, string> = {};
+  for (const s of v.projected.sources as ProjectedSource[]) {
+    let part: Payload = { ok: true, files: {} };
+    if (s.serviceAccountToken) part = { ok: true, files: { [s.serviceAccountToken.path]: serviceAccountToken(pod, s.serviceAccountToken.expirationSeconds ?? 3600, m) } };
+    else if (s.configMap) part = payload('ConfigMap', s.configMap.name ?? '', sources.get(`ConfigMap/${s.configMap.name ?? ''}`), s.configMap.items, s.configMap.optional === true);
+    else if (s.secret) part = payload('Secret', s.secret.name ?? '', sources.get(`Secret/${s.secret.name ?? ''}`), s.secret.items, s.secret.optional === true);
+    else if (s.downwardAPI) part = { ok: true, files: Object.fromEntries((s.downwardAPI.items ?? []).map((i) => [i.path, downwardValue(pod, i.fieldRef?.fieldPath ?? '')])) };
+    if (!part.ok) return part;
+    Object.assign(files, part.files);
+  }
+  return { ok: true, files };
+}
+
+/** Sets up every volume, or says which one failed and why (MountVolume.SetUp). */
+export function mountVolumes(pod: Pod, sources: FetchedSources, m: MountContext): { ok: true; volumes: MountedVolumes } | { ok: false; volume: string; error: string } {
+  const volumes = new Map<string, Record<string, string>>();
+  for (const v of pod.spec.volumes ?? []) {
+    const r = mountOne(pod, v, sources, m);
+    if (!r.ok) return { ok: false, volume: v.name, error: r.error };
+    volumes.set(v.name, r.files);
+  }
+  return { ok: true, volumes };
+}
+
+/** The files a container sees through its volume mounts (subPath mounts one file or directory of the volume). */
+export function containerFiles(c: Container, volumes: MountedVolumes | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const mount of c.volumeMounts ?? []) {
+    const files = volumes?.get(mount.name);
+    if (!files) continue;
+    const base = mount.mountPath.replace(/\/+$/, '');
+    const sub = mount.subPath;
+    for (const [path, content] of Object.entries(files)) {
+      if (sub === undefined || sub === '') out[`${base}/${path}`] = content;
+      else if (path === sub) out[base] = content;
+      else if (path.startsWith(`${sub}/`)) out[`${base}/${path.slice(sub.length + 1)}`] = content;
+    }
+  }
+  return out;
+}
