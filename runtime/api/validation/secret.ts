@@ -1,7 +1,7 @@
 // Secret validation, and the update rules Secrets and ConfigMaps share: mirrors
 // pkg/apis/core/validation/validation.go ValidateSecret, ValidateSecretUpdate and
 // ValidateConfigMapUpdate. Data arrives base64 (decoding already refused bad base64).
-import { decodeBase64 } from '../base64.ts';
+import { decodeBase64, decodeBase64Text } from '../base64.ts';
 import { Path } from '../field/path.ts';
 import { forbidden, invalid, required, tooLong, type FieldError } from '../field/errors.ts';
 import { isObject, optStringMap, type JsonObject } from './common.ts';
@@ -17,11 +17,6 @@ function byteLength(b64: string): number {
   return d.ok ? d.bytes.length : 0;
 }
 
-/** The decoded text of a base64 value. */
-function text(b64: string): string {
-  const d = decodeBase64(b64);
-  return d.ok ? String.fromCharCode(...d.bytes) : '';
-}
 
 export function validateSecret(obj: JsonObject): FieldError[] {
   const errs: FieldError[] = [];
@@ -45,7 +40,7 @@ export function validateSecret(obj: JsonObject): FieldError[] {
         errs.push(required(dataPath.key(key), ''));
         break;
       }
-      const json = jsonError(text(data[key]!));
+      const json = jsonError(decodeBase64Text(data[key]!));
       if (json !== undefined) errs.push(invalid(dataPath.key(key), '<secret contents redacted>', json));
       break;
     }
@@ -66,7 +61,10 @@ export function validateSecret(obj: JsonObject): FieldError[] {
   return errs;
 }
 
-/** A JSON parse error in the words of Go's encoding/json, for the docker config types. */
+/**
+ * Why a docker config is not a JSON object, in encoding/json's words where they do not depend on
+ * the input (Go's syntax errors also name the offending character; this keeps its usual wording).
+ */
 function jsonError(value: string): string | undefined {
   try {
     const parsed = JSON.parse(value) as unknown;

@@ -2,7 +2,7 @@
 // ConfigMapDescriber, SecretDescriber). A ConfigMap shows its values; a Secret only how many bytes
 // each key holds (a service account token excepted), never the values. Go ranges over the maps in
 // random order; keys are sorted here so the same object always describes the same way.
-import { decodeBase64, type ConfigMap, type CoreEvent, type Secret } from '../../../api/index.ts';
+import { decodeBase64, decodeBase64Text, type ConfigMap, type CoreEvent, type Secret } from '../../../api/index.ts';
 import { writeEvents } from './events.ts';
 import { LEVEL_0, PrefixWriter, writeAnnotations, writeLabels } from './writer.ts';
 
@@ -40,10 +40,8 @@ export function describeSecret(secret: Secret): string {
   w.write(LEVEL_0, '\nData\n====\n');
   for (const k of sortedKeys(secret.data)) {
     const value = secret.data![k]!;
-    if (k === 'token' && secret.type === 'kubernetes.io/service-account-token') {
-      const d = decodeBase64(value);
-      w.write(LEVEL_0, `${k}:\t${d.ok ? String.fromCharCode(...d.bytes) : ''}\n`);
-    } else w.write(LEVEL_0, `${k}:\t${byteCount(value)} bytes\n`);
+    if (k === 'token' && secret.type === 'kubernetes.io/service-account-token') w.write(LEVEL_0, `${k}:\t${decodeBase64Text(value)}\n`);
+    else w.write(LEVEL_0, `${k}:\t${byteCount(value)} bytes\n`);
   }
   return w.toString();
 }
