@@ -131,6 +131,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('description', 'string'),
     f('preemption-policy', 'string'),
   ],
+  replace: [FILENAME, RECURSIVE, OUTPUT, DRY_RUN, FORCE, GRACE, f('save-config', 'bool')],
   delete: [
     FILENAME,
     RECURSIVE,

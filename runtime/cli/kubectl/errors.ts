@@ -36,6 +36,7 @@ export function clientError(message: string): string {
 
 export type Operation =
   | 'created'
+  | 'replaced'
   | 'configured'
   | 'unchanged'
   | 'deleted'

@@ -32,6 +32,7 @@ import { runClusterInfo, runTop, runVersion } from './commands/info.ts';
 import { runRolloutPause, runRolloutResume } from './commands/rollout-pause.ts';
 import { runEvents } from './commands/events.ts';
 import { runWait } from './commands/wait.ts';
+import { runReplace } from './commands/replace.ts';
 import { Ctx, type KubectlIo, type KubectlResult } from './context.ts';
 import { clientError } from './errors.ts';
 import { shellSplit } from './shell.ts';
@@ -46,6 +47,7 @@ const COMMANDS: Record<string, Command> = {
   create: (ctx, done) =>
     ctx.args.flags.has('filename') ? runCreateFromFiles(ctx, done) : runCreateGenerator(ctx, done),
   delete: runDelete,
+  replace: runReplace,
   scale: runScale,
   label: runLabel,
   patch: runPatch,

@@ -42,7 +42,7 @@ export function runCreateFromFiles(ctx: Ctx, done: () => void): void {
   );
 }
 
-function forEachManifest(
+export function forEachManifest(
   ctx: Ctx,
   verb: string,
   step: (obj: KubeObject, info: ResourceInfo, source: string, next: () => void) => void,
@@ -143,11 +143,11 @@ export function createObject(
  * prints an Invalid status from its causes ("The Pod "x" is invalid: ..."), where the prefix
  * does not show, so the message changes but not what is printed.
  */
-function withSource(verb: string, source: string, status: Status): Status {
+export function withSource(verb: string, source: string, status: Status): Status {
   return { ...status, message: `error when ${verb} "${source}": ${status.message ?? ''}` };
 }
 
-function withNamespace(obj: KubeObject, namespace: string): KubeObject {
+export function withNamespace(obj: KubeObject, namespace: string): KubeObject {
   return { ...obj, metadata: { ...obj.metadata, namespace } };
 }
 

@@ -1,9 +1,9 @@
 // kubectl wait: for each object named (TYPE NAME, TYPE/NAME, -l, --all, -f), until a condition
 // holds (--for=condition=Ready[=value], compared case-insensitively and only once the condition's
 // observedGeneration caught up), a JSONPath has a value (--for=jsonpath='{.status.phase}'=Running),
-// or the object is gone (--for=delete); "<type>/<name> condition met" for each, one --timeout
+// the object is gone (--for=delete), or it exists (--for=create); "<type>/<name> condition met" for each, one --timeout
 // (30 s) for them all. mirrors staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go.
-import type { KubeObject } from '../../../api/index.ts';
+import { lookupResource, type KubeObject, type ResourceInfo } from '../../../api/index.ts';
 import { flagDurationMs, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
@@ -23,13 +23,14 @@ type Check = (obj: KubeObject) => boolean | { error: string };
 type Condition = { kind: 'delete' } | { kind: 'check'; check: Check };
 
 export function runWait(ctx: Ctx, done: () => void): void {
+  const given = flagDurationMs(ctx.args, 'timeout') ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = given < 0 ? WEEK_MS : given;
+  if ((flagString(ctx.args, 'for') ?? '').toLowerCase() === 'create') return waitForCreate(ctx, timeoutMs, done);
   const condition = conditionFor(flagString(ctx.args, 'for') ?? '');
   if ('error' in condition) {
     ctx.error(condition.error);
     return done();
   }
-  const given = flagDurationMs(ctx.args, 'timeout') ?? DEFAULT_TIMEOUT_MS;
-  const timeoutMs = given < 0 ? WEEK_MS : given;
   // --for=delete: an object already gone is what was asked for (IgnoreErrors(IsNotFound))
   fetchTargets(ctx, { missingTypeError: MISSING_TYPE, ignoreNotFound: condition.kind === 'delete' }, (groups) => {
     if (!groups || ctx.failed) return done();
@@ -141,3 +142,66 @@ function waitFor(ctx: Ctx, group: TargetGroup, obj: KubeObject, condition: Condi
     else done(how.value);
   });
 }
+
+/**
+ * --for=create (CreateWait, kubectl 1.31): each object named TYPE NAME or TYPE/NAME, until it
+ * exists: a list by name gives the revision to watch from, an ADDED event ends the wait.
+ */
+function waitForCreate(ctx: Ctx, timeoutMs: number, done: () => void): void {
+  const names = parseNames(ctx.args.positionals);
+  if ('error' in names) {
+    ctx.error(names.error);
+    return done();
+  }
+  const deadline = ctx.nowMs + timeoutMs;
+  forEachSeq(names.targets, ({ info, name }, next) => {
+    const resource = gvr(info);
+    const namespace = info.namespaced ? ctx.namespace : undefined;
+    const fieldSelector = `metadata.name=${name}`;
+    const met = (): void => {
+      ctx.out(`${typePrefix(info)}/${name} condition met\n`);
+      next();
+    };
+    const timedOut = (): void => {
+      ctx.error(`timed out waiting for the condition on ${info.resource}/${name}`);
+      done();
+    };
+    ctx.request({ verb: 'list', resource, namespace, query: { fieldSelector } }, (res) => {
+      if (!res.ok) {
+        ctx.statusError(res.status);
+        return done();
+      }
+      const list = res.body as { items: KubeObject[]; metadata: { resourceVersion?: string } };
+      if (list.items.length > 0) return met();
+      if (!ctx.transport.watch || !ctx.io.after || ctx.nowMs >= deadline) return timedOut();
+      watchUntil<true>(ctx, {
+        req: { verb: 'watch', resource, namespace, query: { fieldSelector, ...(list.metadata.resourceVersion ? { resourceVersion: list.metadata.resourceVersion } : {}) } },
+        windowMs: deadline - ctx.nowMs,
+        onEvent: (ev, end) => {
+          if (ev.type === 'ADDED') end(true);
+        },
+      }, (how) => ('value' in how ? met() : timedOut()));
+    });
+  }, done);
+}
+
+/** TYPE NAME... or TYPE/NAME...: the objects --for=create waits for. */
+function parseNames(positionals: readonly string[]): { targets: { info: ResourceInfo; name: string }[] } | { error: string } {
+  if (positionals.length === 0) return { error: MISSING_TYPE };
+  const targets: { info: ResourceInfo; name: string }[] = [];
+  if (positionals.every((p) => p.includes('/'))) {
+    for (const p of positionals) {
+      const [type, name] = p.split('/', 2) as [string, string];
+      const info = lookupResource(type);
+      if (!info) return { error: `the server doesn't have a resource type "${type}"` };
+      targets.push({ info, name });
+    }
+    return { targets };
+  }
+  const [type, ...rest] = positionals as [string, ...string[]];
+  const info = lookupResource(type);
+  if (!info) return { error: `the server doesn't have a resource type "${type}"` };
+  if (rest.length === 0) return { error: 'condition=create requires the object name' };
+  return { targets: rest.map((name) => ({ info, name })) };
+}
+
