@@ -7,7 +7,7 @@
 // and kube-controller-manager per control-plane machine, electing leaders through Leases.
 import { createKernel, type Kernel, type TraceEvent } from '../kernel/index.ts';
 import { RestClient, type RestCredentials, type RestHost } from '../client/index.ts';
-import { runEtcdctl, runKubectl } from '../cli/index.ts';
+import { adminKubeconfig, runEtcdctl, runKubectl } from '../cli/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
 import type { ApiServer } from '../apiserver/index.ts';
 import { ADMIN_CREDENTIALS, SUPER_ADMIN_CREDENTIALS, startControlPlane, type ControlPlane } from './control-plane.ts';
@@ -136,6 +136,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   });
 
   const kubectlClient = restClient('kubectl', { timeoutMs: 60_000 });
+  /** The terminal's ~/.kube/config (kubeadm's admin.conf), kept between kubectl commands. */
+  const kubeconfig = adminKubeconfig(plan.serverURL);
   let etcdctlClient: EtcdClient | undefined;
   let partitionGroups: string[][] | undefined;
 
@@ -208,7 +210,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     async kubectl(args, opts = {}) {
       // `get -w` and `rollout status` follow a real watch for up to KUBECTL_WATCH_WINDOW_MS of
       // simulated time (this terminal is not interactive: there is no Ctrl+C to end them).
-      const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, watchForMs: KUBECTL_WATCH_WINDOW_MS, waitForeverMs: KUBECTL_WAIT_FOREVER_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
+      const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, kubeconfig, watchForMs: KUBECTL_WATCH_WINDOW_MS, waitForeverMs: KUBECTL_WAIT_FOREVER_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
       // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
       const proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now());
       const result = run((done) => runKubectl(args, kubectlTransport(proc.client, proc.warn), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');

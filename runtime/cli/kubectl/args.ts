@@ -276,6 +276,13 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
   'top nodes': [SELECTOR, f('no-headers', 'bool')],
   'top pod': [SELECTOR, ALL_NAMESPACES, f('no-headers', 'bool')],
   'top pods': [SELECTOR, ALL_NAMESPACES, f('no-headers', 'bool')],
+  'config view': [OUTPUT, f('minify', 'bool')],
+  'config get-contexts': [OUTPUT, f('no-headers', 'bool')],
+  'config get-clusters': [],
+  'config get-users': [],
+  'config current-context': [],
+  'config use-context': [],
+  'config set-context': [f('current', 'bool'), f('cluster', 'string'), f('user', 'string')],
 };
 
 /** Commands with subcommands: the parent alone prints its help, like cobra. */
@@ -284,6 +291,7 @@ export const PARENT_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   set: ['env', 'image', 'resources', 'selector', 'serviceaccount', 'subject'],
   auth: ['can-i', 'reconcile', 'whoami'],
   top: ['node', 'pod'],
+  config: ['current-context', 'delete-cluster', 'delete-context', 'delete-user', 'get-clusters', 'get-contexts', 'get-users', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context', 'view'],
 };
 
 export type FlagValue = string | boolean | number | string[];

@@ -3,6 +3,7 @@
 import type { KubeObject, ResourceInfo, Status } from '../../api/index.ts';
 import type { ParsedArgs } from './args.ts';
 import { flagBool, flagString, flagStrings } from './args.ts';
+import { contextNamespace, type Kubeconfig } from './kubeconfig.ts';
 import { clientError, formatStatusError } from './errors.ts';
 import type {
   GroupVersionResource,
@@ -22,8 +23,10 @@ export interface KubectlIo {
   files?: Readonly<Record<string, string>>;
   /** The kubeconfig cluster's server URL (cluster-info prints it). */
   serverURL?: string;
-  /** The kubeconfig context's namespace (default "default"). */
+  /** The kubeconfig context's namespace (default "default"), when there is no kubeconfig. */
   defaultNamespace?: string;
+  /** The terminal's kubeconfig, kept between commands (`kubectl config` reads and changes it). */
+  kubeconfig?: Kubeconfig;
   /**
    * How long `get -w` and `rollout status` keep watching (simulated ms), and the kernel timer
    * that ends the window. Without both, they print the current state once and return.
@@ -63,7 +66,8 @@ export class Ctx {
   ) {
     const ns = flagString(args, 'namespace');
     this.namespaceExplicit = ns !== undefined && ns !== '';
-    this.namespace = this.namespaceExplicit ? ns! : (io.defaultNamespace ?? 'default');
+    const fromConfig = io.kubeconfig ? contextNamespace(io.kubeconfig, flagString(args, 'context')) : undefined;
+    this.namespace = this.namespaceExplicit ? ns! : (fromConfig ?? io.defaultNamespace ?? 'default');
     this.allNamespaces = flagBool(args, 'all-namespaces');
   }
 

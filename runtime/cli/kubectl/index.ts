@@ -1,6 +1,7 @@
 // kubectl's public face: the entry point, the transport contract the API server implements, and
 // the pure printers other parts of the book reuse (tables, ages, YAML/JSON, JSONPath, describe).
 export { runKubectl } from './kubectl.ts';
+export { adminKubeconfig, type Kubeconfig } from './kubeconfig.ts';
 export type { KubectlIo, KubectlResult } from './context.ts';
 export type {
   GroupVersionResource,

@@ -33,6 +33,9 @@ import { runRolloutPause, runRolloutResume } from './commands/rollout-pause.ts';
 import { runEvents } from './commands/events.ts';
 import { runWait } from './commands/wait.ts';
 import { runReplace } from './commands/replace.ts';
+import {
+  runConfigCurrentContext, runConfigGetClusters, runConfigGetContexts, runConfigGetUsers, runConfigSetContext, runConfigUseContext, runConfigView,
+} from './commands/config.ts';
 import { Ctx, type KubectlIo, type KubectlResult } from './context.ts';
 import { clientError } from './errors.ts';
 import { shellSplit } from './shell.ts';
@@ -79,6 +82,13 @@ const COMMANDS: Record<string, Command> = {
   'top nodes': runTop,
   'top pod': runTop,
   'top pods': runTop,
+  'config view': runConfigView,
+  'config get-contexts': runConfigGetContexts,
+  'config get-clusters': runConfigGetClusters,
+  'config get-users': runConfigGetUsers,
+  'config current-context': runConfigCurrentContext,
+  'config use-context': runConfigUseContext,
+  'config set-context': runConfigSetContext,
 };
 
 /**
