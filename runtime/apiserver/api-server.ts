@@ -5,7 +5,7 @@
 // that matters: everything is in etcd, the caches are rebuilt from it on start, so losing a
 // replica loses nothing.
 import {
-  apiVersionOf, forbiddenMessage, newBadRequest, newForbidden, newInternalError, newNotFound,
+  SIMULATION_EPOCH_MS, apiVersionOf, forbiddenMessage, newBadRequest, newForbidden, newInternalError, newNotFound,
   newUnauthorized, rfc3339, type ClusterRole, type ClusterRoleBinding, type KubeObject, type ResourceInfo, type Role,
   type RoleBinding, type Status,
 } from '../api/index.ts';
@@ -27,6 +27,7 @@ import { SELF_SUBJECT_REVIEW_RESOURCE, selfSubjectReview } from './handlers/self
 import { serveComponentStatuses, type ComponentCheck } from './handlers/component-status.ts';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
 import { handleExec } from './handlers/exec.ts';
+import { handleTokenRequest } from './handlers/token-request.ts';
 import { followLog, handleLog, type KubeletClient } from './handlers/log.ts';
 import { handleGet, handleList, startWatch } from './handlers/read.ts';
 import type { Scope } from './handlers/scope.ts';
@@ -69,6 +70,8 @@ export interface ApiServerOptions {
   kubeletClient?: KubeletClient;
   /** --advertise-address and --secure-port as "ip:port", which discovery (/api) tells clients. */
   advertiseAddress?: string;
+  /** --service-account-signing-key-file (kubeadm's sa.key, the same on every replica): signs and verifies TokenRequest's tokens. */
+  serviceAccountKey?: string;
 }
 
 const VERBS: readonly Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -130,6 +133,8 @@ export class ApiServer implements ApiEndpoint {
     this.authenticator = new Authenticator({
       ...options.authentication,
       serviceAccountExists: (ns, name) => this.cachedObject('', 'serviceaccounts', ns, name) !== undefined,
+      ...(options.serviceAccountKey !== undefined ? { serviceAccountKey: options.serviceAccountKey } : {}),
+      nowSeconds: () => Math.floor((SIMULATION_EPOCH_MS + this.clock.now()) / 1000),
     });
     this.authorizer = new UnionAuthorizer([new PrivilegedGroupsAuthorizer(), new RbacAuthorizer(this.rbacLister())]);
     this.admission = new AdmissionChain(options.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
@@ -325,6 +330,10 @@ export class ApiServer implements ApiEndpoint {
       if (req.verb !== 'get') return respond(405, methodNotAllowed());
       return handleLog(scope, this.options.kubeletClient);
     }
+    if (req.subresource === 'token' && checked.resource.resource === 'serviceaccounts') {
+      if (req.verb !== 'create') return respond(405, methodNotAllowed());
+      return handleTokenRequest(scope, this.options.serviceAccountKey, () => this.newUid());
+    }
     if (req.subresource === 'exec') {
       // a connect subresource: POST (SPDY) authorizes as create, GET (WebSocket) as get
       if (req.verb !== 'create' && req.verb !== 'get') return respond(405, methodNotAllowed());
@@ -398,7 +407,7 @@ export class ApiServer implements ApiEndpoint {
     const group = req.group ?? '';
     const resource = reviewResource(group, req.resource) ?? servedResource(group, req.resource ?? '');
     if (!resource) return { status: newNotFound({ group: '', resource: '' }, '') };
-    if (req.subresource && !['status', 'scale', 'binding', 'finalize', 'eviction', 'log', 'exec'].includes(req.subresource)) {
+    if (req.subresource && !['status', 'scale', 'binding', 'finalize', 'eviction', 'log', 'exec', 'token'].includes(req.subresource)) {
       return { status: notFoundPage() };
     }
     if (req.subresource && !resource.subresources.includes(req.subresource)) return { status: notFoundPage() };

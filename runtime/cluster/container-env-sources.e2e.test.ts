@@ -109,5 +109,8 @@ describe('configMap, secret and service account volumes', { timeout: 60_000 }, (
     const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
     expect(claims).toMatchObject({ sub: 'system:serviceaccount:default:default', iss: 'https://kubernetes.default.svc.cluster.local', 'kubernetes.io': { namespace: 'default', pod: { name: 'vol' } } });
     expect((claims.exp as number) - (claims.iat as number)).toBe(3607);
+    // the API server issued it (TokenRequest bound to the pod): it authenticates as the pod's account
+    expect((await cluster.kubectl(`auth whoami --token=${token} -o jsonpath={.status.userInfo.username}`)).stdout).toBe('system:serviceaccount:default:default');
+    expect((await cluster.kubectl(`get secrets --token=${token}`)).stderr).toBe('Error from server (Forbidden): secrets is forbidden: User "system:serviceaccount:default:default" cannot list resource "secrets" in API group "" in the namespace "default"\n');
   });
 });

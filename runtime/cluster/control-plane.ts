@@ -138,6 +138,8 @@ export function startControlPlane(kernel: Kernel, plan: ClusterPlan): ControlPla
       name,
       admissionPlugins: [...DEFAULT_ADMISSION_PLUGINS, serviceAllocationOf(kernel, name, () => incarnation)],
       advertiseAddress: `${m.internalIP}:${apiServerSecurePort(plan)}`,
+      // kubeadm copies one sa.key to every control-plane machine: any replica verifies any token
+      serviceAccountKey: `sa.key/${plan.seed}`,
       componentChecks: () => localComponentChecks(kernel, m.name),
       etcdClient: (ctx: ProcessContext) => {
         const clientName = `${name}/etcd-client-${ctx.incarnation}`;

@@ -109,3 +109,30 @@ describe('kube-root-ca.crt in every namespace (the root CA publisher)', { timeou
   });
 });
 
+describe('kubectl create token, and --token', { timeout: 60_000 }, () => {
+  it('issues a bound token for a service account that authenticates as it, until it expires or the account goes', async () => {
+    const cluster = createCluster({ seed: 47, topology: 'ha', workers: 0 });
+    await cluster.kubectl('create serviceaccount builder');
+    await cluster.advance(1_000);
+    const token = (await cluster.kubectl('create token builder')).stdout.trim();
+    expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number; iat: number; sub: string };
+    expect(claims.sub).toBe('system:serviceaccount:default:builder');
+    expect(claims.exp - claims.iat).toBe(3600);
+    // authenticated as the account, then authorized by RBAC like anyone: nothing until a binding
+    expect((await cluster.kubectl(`get pods --token=${token}`)).stderr).toBe('Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:default:builder" cannot list resource "pods" in API group "" in the namespace "default"\n');
+    await cluster.kubectl('create rolebinding b --clusterrole=view --serviceaccount=default:builder');
+    expect((await cluster.kubectl(`get pods --token=${token}`)).stderr).toBe('No resources found in default namespace.\n');
+    // every replica verifies it (one signing key); a changed signature is nobody
+    expect((await cluster.kubectl(`get pods --token=${token.slice(0, -4)}AAAA`)).stderr).toBe('error: You must be logged in to the server (Unauthorized)\n');
+    expect((await cluster.kubectl('create token builder --duration=1m')).stderr).toBe('The TokenRequest "builder" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes\n');
+    expect((await cluster.kubectl('create token nobody')).stderr).toBe('Error from server (NotFound): serviceaccounts "nobody" not found\n');
+    const short = (await cluster.kubectl('create token builder --duration=10m')).stdout.trim();
+    await cluster.advance(601_000);
+    expect((await cluster.kubectl(`get pods --token=${short}`)).stderr).toBe('error: You must be logged in to the server (Unauthorized)\n');
+    await cluster.kubectl('delete serviceaccount builder');
+    await cluster.advance(1_000);
+    expect((await cluster.kubectl(`get pods --token=${token}`)).stderr).toBe('error: You must be logged in to the server (Unauthorized)\n');
+  });
+});
+

@@ -18,27 +18,29 @@ export function kubectlTransport(client: RestClient, onWarning: (text: string) =
     for (const w of res.warnings ?? []) onWarning(w);
     return res;
   };
-  const as = (imp: KubeRequest['impersonate']): RestClient =>
-    imp && (imp.user !== undefined || imp.groups)
-      ? client.impersonate({ user: imp.user ?? '', ...(imp.groups ? { groups: imp.groups } : {}) })
-      : client;
+  const as = (imp: KubeRequest['impersonate'], token?: string): RestClient => {
+    const base = token ? client.withCredentials({ token }) : client;
+    return imp && (imp.user !== undefined || imp.groups)
+      ? base.impersonate({ user: imp.user ?? '', ...(imp.groups ? { groups: imp.groups } : {}) })
+      : base;
+  };
   return {
     request(req: KubeRequest, done: (res: KubeResponse) => void): void {
       const rest = toRestRequest(req);
       if ('unsupported' in rest) return done({ ok: false, status: rest.unsupported });
-      as(req.impersonate).request(rest, (res) => done(toKubeResponse(warned(res))));
+      as(req.impersonate, req.token).request(rest, (res) => done(toKubeResponse(warned(res))));
     },
     // `kubectl get -w` and `rollout status`: a real watch stream through the API server.
     watch(req: KubeRequest, onEvent: (event: KubeWatchEvent) => void, onClose?: (error?: Status) => void): { stop(): void } {
       const rest = toRestRequest({ ...req, verb: 'watch' });
       if ('unsupported' in rest) return { stop: () => undefined };
-      return as(req.impersonate).watch(rest, {
+      return as(req.impersonate, req.token).watch(rest, {
         onEvent: (e) => onEvent(e as KubeWatchEvent),
         onClose: (error) => onClose?.(error === undefined ? undefined : asStatus({ code: (error as { code?: number }).code ?? 500, body: error })),
       });
     },
     raw(req: RawRequest, done): void {
-      as(req.impersonate).request({ verb: 'get', path: req.path }, (r) => {
+      as(req.impersonate, req.token).request({ verb: 'get', path: req.path }, (r) => {
         const res = warned(r);
         // an object arrives as the JSON serializer wrote it, ending in a newline
         if (res.code >= 200 && res.code < 300) return done({ ok: true, body: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) + '\n' });

@@ -13,10 +13,15 @@ import { formatPod } from './format.ts';
 import { ProbeManager } from './probes.ts';
 import { containerEnvironment, type ContainerEnvironmentConfig } from './container-env.ts';
 import { fetchSources, referencedSources, resolveEnv } from './env-sources.ts';
-import { containerFiles, mountVolumes, volumeSources, type MountedVolumes } from './volumes.ts';
+import { containerFiles, mountVolumes, tokenSourceOf, volumeSources, type MountedVolumes } from './volumes.ts';
 import { NETWORK_NOT_READY_ERROR_MSG, NETWORK_NOT_READY_RETRY_MS } from './runtime-state.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
 import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
+
+/** The name of the projected volume that holds the service account token (kube-api-access-*). */
+function projectedTokenVolume(pod: Pod): string {
+  return pod.spec.volumes?.find((v) => (v.projected?.sources ?? []).some((s) => 'serviceAccountToken' in s))?.name ?? '';
+}
 
 /** nestedpendingoperations' exponential back-off for a failing mount: 500 ms doubling to 2m2s. */
 const MOUNT_INITIAL_BACKOFF_MS = 500;
@@ -215,11 +220,14 @@ export class PodWorkers {
    */
   private mountVolumes(w: Worker): void {
     w.busy = true;
-    fetchSources(this.d.client, w.pod.metadata.namespace ?? 'default', volumeSources(w.pod), (r) => {
+    const namespace = w.pod.metadata.namespace ?? 'default';
+    fetchSources(this.d.client, namespace, volumeSources(w.pod), (r) => this.requestToken(w, (token) => {
       if (!this.ctx.isLive()) return;
       w.busy = false;
       if (!this.workers.has(w.key)) return;
-      const mounted = r.ok ? mountVolumes(w.pod, r.sources, { nowMs: this.ctx.now(), randomBytes: (n) => this.randomBytes(n) }) : { ok: false as const, volume: '', error: r.error };
+      const mounted = !r.ok ? { ok: false as const, volume: '', error: r.error }
+        : 'error' in token ? { ok: false as const, volume: token.volume, error: token.error }
+          : mountVolumes(w.pod, r.sources, token.token !== undefined ? { serviceAccountToken: token.token } : {});
       if (mounted.ok) {
         w.volumes = mounted.volumes;
         delete w.mount;
@@ -235,11 +243,26 @@ export class PodWorkers {
       m.backoffMs = Math.min(m.backoffMs * 2, MOUNT_MAX_BACKOFF_MS);
       this.retryAt(w, now + m.backoffMs);
       this.writeStatus(w);
-    });
+    }));
   }
 
-  private randomBytes(n: number): number[] {
-    return Array.from({ length: n }, () => this.ctx.rng.nextInt(256));
+  /**
+   * The projected volume's service account token: a TokenRequest bound to the pod (the kubelet's
+   * token manager), so the pod's processes can present it to the API server.
+   */
+  private requestToken(w: Worker, then: (t: { token?: string } | { volume: string; error: string }) => void): void {
+    const source = tokenSourceOf(w.pod);
+    if (!source) return then({});
+    const sa = w.pod.spec.serviceAccountName ?? 'default';
+    const body = {
+      apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+      spec: { ...(source.audience ? { audiences: [source.audience] } : {}), expirationSeconds: source.expirationSeconds, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: w.pod.metadata.name ?? '', uid: w.uid } },
+    };
+    this.d.client.request({ verb: 'create', group: '', resource: 'serviceaccounts', namespace: w.pod.metadata.namespace ?? 'default', name: sa, subresource: 'token', body }, (res) => {
+      if (res.code === 201) return then({ token: (res.body as { status?: { token?: string } }).status?.token ?? '' });
+      const message = typeof res.body === 'object' && res.body !== null && 'message' in res.body ? String(res.body.message) : `code ${res.code}`;
+      then({ volume: projectedTokenVolume(w.pod), error: `failed to fetch token: ${message}` });
+    });
   }
 
   /** doBackOff: CrashLoopBackOff while inside the window, else arm the next window and restart. */

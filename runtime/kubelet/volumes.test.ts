@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConfigMap, Container, Pod, Secret } from '../api/index.ts';
 import { containerFiles, mountVolumes, volumeSources } from './volumes.ts';
 
-const m = { nowMs: 0, randomBytes: (n: number) => Array.from({ length: n }, () => 7) };
+const m = { serviceAccountToken: 'a.b.c' };
 const cm: ConfigMap = { metadata: { name: 'cm' }, data: { a: '1', b: '2' } };
 const secret: Secret = { metadata: { name: 's' }, data: { password: 'czNjcjN0' } };
 const sources = new Map<string, ConfigMap | Secret | null>([['ConfigMap/cm', cm], ['Secret/s', secret], ['ConfigMap/gone', null]]);

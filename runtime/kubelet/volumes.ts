@@ -6,19 +6,27 @@
 //   the kube-root-ca.crt ConfigMap's ca.crt, and downward-API files (pkg/volume/projected);
 // - emptyDir and hostPath: directories with nothing the simulation puts in them.
 // A missing ConfigMap or Secret (not optional), or a missing item key, fails the mount: the pod
-// stays ContainerCreating with FailedMount events until the object appears. The token is a
-// stand-in JWT (header and claims as the API server issues them, a random signature): the
-// simulation signs nothing.
-import { SIMULATION_EPOCH_MS, decodeBase64Text, encodeBase64, utf8Bytes, type ConfigMap, type Container, type Pod, type Secret, type Volume } from '../api/index.ts';
+// stays ContainerCreating with FailedMount events until the object appears. The token is the one
+// the API server issued the kubelet for this pod (TokenRequest bound to the pod), so a process can
+// present it to the API server as the pod's service account.
+import { decodeBase64Text, type ConfigMap, type Container, type Pod, type Secret, type Volume } from '../api/index.ts';
 import type { FetchedSources, SourceKind } from './env-sources.ts';
 
 /** Each mounted volume's files, by path inside the volume. */
 export type MountedVolumes = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
-const KUBERNETES_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+/** The projected volume source that asks for a service account token, if the pod has one. */
+export function tokenSourceOf(pod: Pod): { expirationSeconds: number; audience?: string } | undefined {
+  for (const v of pod.spec.volumes ?? []) {
+    for (const s of (v.projected?.sources ?? []) as ProjectedSource[]) {
+      if (s.serviceAccountToken) return { expirationSeconds: s.serviceAccountToken.expirationSeconds ?? 3600, ...(s.serviceAccountToken.audience ? { audience: s.serviceAccountToken.audience } : {}) };
+    }
+  }
+  return undefined;
+}
 
 interface ProjectedSource {
-  serviceAccountToken?: { path: string; expirationSeconds?: number };
+  serviceAccountToken?: { path: string; expirationSeconds?: number; audience?: string };
   configMap?: { name?: string; items?: { key: string; path: string }[]; optional?: boolean };
   secret?: { name?: string; items?: { key: string; path: string }[]; optional?: boolean };
   downwardAPI?: { items?: { path: string; fieldRef?: { fieldPath: string } }[] };
@@ -42,9 +50,8 @@ export function volumeSources(pod: Pod): { kind: SourceKind; name: string }[] {
 }
 
 export interface MountContext {
-  nowMs: number;
-  /** Random bytes for the token's signature and ID. */
-  randomBytes(n: number): number[];
+  /** The bound token the API server issued for this pod (TokenRequest), for a serviceAccountToken source. */
+  serviceAccountToken?: string;
 }
 
 type Payload = { ok: true; files: Record<string, string> } | { ok: false; error: string };
@@ -67,23 +74,6 @@ function payload(kind: SourceKind, name: string, obj: ConfigMap | Secret | null 
   return { ok: true, files };
 }
 
-const base64url = (bytes: readonly number[]): string => encodeBase64(bytes).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-const jsonPart = (value: unknown): string => base64url(utf8Bytes(JSON.stringify(value)));
-
-/** The bound service account token TokenRequest would give the kubelet for this pod (stand-in signature). */
-function serviceAccountToken(pod: Pod, expirationSeconds: number, m: MountContext): string {
-  const iat = Math.floor((SIMULATION_EPOCH_MS + m.nowMs) / 1000);
-  const ns = pod.metadata.namespace ?? 'default';
-  const sa = pod.spec.serviceAccountName ?? 'default';
-  const claims = {
-    aud: [KUBERNETES_ISSUER], exp: iat + expirationSeconds, iat, iss: KUBERNETES_ISSUER,
-    jti: m.randomBytes(16).map((b) => b.toString(16).padStart(2, '0')).join(''),
-    'kubernetes.io': { namespace: ns, node: { name: pod.spec.nodeName ?? '' }, pod: { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' }, serviceaccount: { name: sa } },
-    nbf: iat, sub: `system:serviceaccount:${ns}:${sa}`,
-  };
-  return `${jsonPart({ alg: 'RS256', kid: base64url(m.randomBytes(32)) })}.${jsonPart(claims)}.${base64url(m.randomBytes(256))}`;
-}
-
 function downwardValue(pod: Pod, path: string): string {
   if (path === 'metadata.namespace') return pod.metadata.namespace ?? '';
   if (path === 'metadata.name') return pod.metadata.name ?? '';
@@ -102,7 +92,9 @@ function mountOne(pod: Pod, v: Volume, sources: FetchedSources, m: MountContext)
   const files: Record<string, string> = {};
   for (const s of v.projected.sources as ProjectedSource[]) {
     let part: Payload = { ok: true, files: {} };
-    if (s.serviceAccountToken) part = { ok: true, files: { [s.serviceAccountToken.path]: serviceAccountToken(pod, s.serviceAccountToken.expirationSeconds ?? 3600, m) } };
+    if (s.serviceAccountToken) {
+      part = m.serviceAccountToken !== undefined ? { ok: true, files: { [s.serviceAccountToken.path]: m.serviceAccountToken } } : { ok: false, error: 'failed to fetch token: no token was issued' };
+    }
     else if (s.configMap) part = payload('ConfigMap', s.configMap.name ?? '', sources.get(`ConfigMap/${s.configMap.name ?? ''}`), s.configMap.items, s.configMap.optional === true);
     else if (s.secret) part = payload('Secret', s.secret.name ?? '', sources.get(`Secret/${s.secret.name ?? ''}`), s.secret.items, s.secret.optional === true);
     else if (s.downwardAPI) part = { ok: true, files: Object.fromEntries((s.downwardAPI.items ?? []).map((i) => [i.path, downwardValue(pod, i.fieldRef?.fieldPath ?? '')])) };

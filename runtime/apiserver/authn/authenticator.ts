@@ -1,9 +1,11 @@
 // Authentication: turns credentials into a user.
 // mirrors the union of authenticators kube-apiserver builds in pkg/kubeapiserver/authenticator/config.go:
 // x509 client certificates (CN is the user, each O a group), static bearer tokens, service account
-// tokens, and the anonymous authenticator last. Every authenticated user also gets
+// tokens (the bound JWTs TokenRequest mints, and this simulation's "sa-token:" stand-ins for its
+// components), and the anonymous authenticator last. Every authenticated user also gets
 // "system:authenticated" (the group adder in authenticatorfactory). Certificates and tokens are
 // simulated: a certificate is trusted as presented, a token is looked up in a table.
+import { looksLikeJwt, verifyServiceAccountToken } from './service-account-jwt.ts';
 import type { Credentials } from '../request.ts';
 import {
   ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, serviceAccountGroups, serviceAccountUsername, type UserInfo,
@@ -21,6 +23,10 @@ export interface AuthenticatorOptions {
   anonymous?: boolean;
   /** Looks up a service account (for token validation); true when it exists. */
   serviceAccountExists?: (namespace: string, name: string) => boolean;
+  /** --service-account-key-file's key: what verifies TokenRequest's JWTs (none: JWTs are refused). */
+  serviceAccountKey?: string;
+  /** The simulated wall clock in seconds, for a JWT's exp and nbf. */
+  nowSeconds?: () => number;
 }
 
 /** The simulated token a service account's pod would mount. */
@@ -73,6 +79,7 @@ export class Authenticator {
       if (entry.uid !== undefined) user.uid = entry.uid;
       return { ok: true, user: withAuthenticated(user), method: 'token' };
     }
+    if (looksLikeJwt(token)) return this.authenticateJwt(token);
     if (token.startsWith(SERVICE_ACCOUNT_TOKEN_PREFIX)) {
       const [namespace, name, ...rest] = token.slice(SERVICE_ACCOUNT_TOKEN_PREFIX.length).split(':');
       if (!namespace || !name || rest.length > 0) return { ok: false };
@@ -88,6 +95,17 @@ export class Authenticator {
       return result;
     }
     return { ok: false };
+  }
+
+  /** A bound service account token (service-account-jwt.ts): its account must still exist. */
+  private authenticateJwt(token: string): AuthnResult {
+    const key = this.options.serviceAccountKey;
+    const claims = key === undefined ? undefined : verifyServiceAccountToken(key, token, this.options.nowSeconds?.() ?? 0);
+    if (!claims) return { ok: false };
+    const { namespace, serviceaccount } = claims['kubernetes.io'];
+    if (!(this.options.serviceAccountExists?.(namespace, serviceaccount.name) ?? true)) return { ok: false };
+    const user: UserInfo = { name: serviceAccountUsername(namespace, serviceaccount.name), uid: serviceaccount.uid, groups: serviceAccountGroups(namespace) };
+    return { ok: true, user: withAuthenticated(user), method: 'serviceaccount' };
   }
 }
 

@@ -31,6 +31,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   f('namespace', 'string', 'n'),
   f('as', 'string'),
   f('as-group', 'array'),
+  f('token', 'string'),
   f('server', 'string', 's'),
   f('context', 'string'),
   f('kubeconfig', 'string'),
@@ -130,6 +131,12 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('global-default', 'bool'),
     f('description', 'string'),
     f('preemption-policy', 'string'),
+    // create token
+    f('duration', 'duration'),
+    f('audience', 'array'),
+    f('bound-object-kind', 'string'),
+    f('bound-object-name', 'string'),
+    f('bound-object-uid', 'string'),
   ],
   replace: [FILENAME, RECURSIVE, OUTPUT, DRY_RUN, FORCE, GRACE, f('save-config', 'bool')],
   delete: [

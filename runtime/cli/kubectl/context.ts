@@ -104,13 +104,15 @@ export class Ctx {
   request(req: Omit<KubeRequest, 'impersonate'>, done: (res: KubeResponse) => void): void {
     if (this.dryRunPrint === 'server' && WRITE_VERBS.has(req.verb)) req = { ...req, query: { ...req.query, dryRun: 'All' } };
     const impersonate = this.impersonation();
-    this.transport.request(impersonate ? { ...req, impersonate } : req, done);
+    const token = flagString(this.args, 'token');
+    this.transport.request({ ...req, ...(impersonate ? { impersonate } : {}), ...(token ? { token } : {}) }, done);
   }
 
   /** A GET of a path (`get --raw`), with this invocation's impersonation headers. */
   raw(path: string, done: Parameters<KubeTransport['raw']>[1]): void {
     const impersonate = this.impersonation();
-    this.transport.raw(impersonate ? { path, impersonate } : { path }, done);
+    const token = flagString(this.args, 'token');
+    this.transport.raw({ path, ...(impersonate ? { impersonate } : {}), ...(token ? { token } : {}) }, done);
   }
 
   /** --as and --as-group, as Impersonate-User and Impersonate-Group headers. */

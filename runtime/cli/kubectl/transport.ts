@@ -51,12 +51,16 @@ export interface KubeRequest {
   body?: unknown;
   query?: RequestQuery;
   impersonate?: Impersonation;
+  /** --token: a bearer token presented instead of the kubeconfig user's credentials. */
+  token?: string;
 }
 
 /** A raw GET of a path (`kubectl get --raw /metrics`); the body is text. */
 export interface RawRequest {
   path: string;
   impersonate?: Impersonation;
+  /** --token: a bearer token presented instead of the kubeconfig user's credentials. */
+  token?: string;
 }
 
 export interface ObjectList {

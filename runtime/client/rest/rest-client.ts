@@ -116,6 +116,11 @@ export class RestClient {
     return new RestClient(this.host, this.options, who, this);
   }
 
+  /** The same client presenting other credentials (kubectl --token). */
+  withCredentials(credentials: RestCredentials): RestClient {
+    return new RestClient(this.host, { ...this.options, credentials }, this.impersonation, this);
+  }
+
   /**
    * The same connection with a token bucket of its own (client-go: a rest.Config copy builds a
    * new limiter), e.g. one per kubectl run, as each kubectl process starts with a full bucket.

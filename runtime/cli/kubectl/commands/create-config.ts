@@ -7,7 +7,7 @@ import {
   encodeBase64Utf8, isConfigMapKey, resourceForKind,
   type ConfigMap, type KubeObject, type PriorityClass, type ResourceQuota, type Secret, type ServiceAccount,
 } from '../../../api/index.ts';
-import { flagBool, flagInt, flagString, flagStrings } from '../args.ts';
+import { flagBool, flagDurationMs, flagInt, flagString, flagStrings } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { createObject } from './apply.ts';
 
@@ -135,4 +135,34 @@ export function priorityClassFor(ctx: Ctx, name: string): Built {
     preemptionPolicy: (flagString(ctx.args, 'preemption-policy') ?? 'PreemptLowerPriority') as PriorityClass['preemptionPolicy'],
   };
   return pc;
+}
+
+/**
+ * create token SERVICEACCOUNT (create_token.go): a TokenRequest on the account's token subresource,
+ * --duration (at least 10 minutes, the server says), --audience, --bound-object-kind/name/uid;
+ * prints the token.
+ */
+export function runCreateToken(ctx: Ctx, done: () => void): void {
+  const name = nameArg(ctx, 1);
+  if ('error' in name) {
+    ctx.error(name.error);
+    return done();
+  }
+  const durationMs = flagDurationMs(ctx.args, 'duration');
+  if (durationMs !== undefined && (durationMs < 0 || durationMs % 1000 !== 0)) {
+    ctx.error('--duration must be a positive number of seconds');
+    return done();
+  }
+  const audiences = flagStrings(ctx.args, 'audience');
+  const kind = flagString(ctx.args, 'bound-object-kind');
+  const spec: Record<string, unknown> = {};
+  if (audiences.length > 0) spec.audiences = audiences;
+  if (durationMs !== undefined && durationMs > 0) spec.expirationSeconds = durationMs / 1000;
+  if (kind) spec.boundObjectRef = { kind, apiVersion: 'v1', name: flagString(ctx.args, 'bound-object-name') ?? '', ...(flagString(ctx.args, 'bound-object-uid') ? { uid: flagString(ctx.args, 'bound-object-uid') } : {}) };
+  const body = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec };
+  ctx.request({ verb: 'create', resource: { group: '', version: 'v1', resource: 'serviceaccounts' }, namespace: ctx.namespace, name: name.name, subresource: 'token', body }, (res) => {
+    if (!res.ok) ctx.statusError(res.status);
+    else ctx.out(`${(res.body as { status?: { token?: string } }).status?.token ?? ''}\n`);
+    done();
+  });
 }

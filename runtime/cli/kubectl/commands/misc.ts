@@ -8,7 +8,7 @@ import type { Ctx } from '../context.ts';
 import { createObject } from './apply.ts';
 import { runAuthCanIList } from './auth-can-i-list.ts';
 import { runCreateService } from './create-service.ts';
-import { configMapFor, createBuilt, nameArg, priorityClassFor, quotaFor, secretFor, serviceAccountFor } from './create-config.ts';
+import { configMapFor, createBuilt, nameArg, priorityClassFor, quotaFor, runCreateToken, secretFor, serviceAccountFor } from './create-config.ts';
 import { clusterRoleBindingFor, clusterRoleFor, roleBindingFor, roleFor } from './create-rbac.ts';
 
 // ---------------------------------------------------------------- auth can-i
@@ -80,6 +80,7 @@ const GENERATORS: Record<string, { skip: number; build: (ctx: Ctx, name: string)
 
 export function runCreateGenerator(ctx: Ctx, done: () => void): void {
   if (ctx.args.positionals[0] === 'service' || ctx.args.positionals[0] === 'svc') return runCreateService(ctx, done);
+  if (ctx.args.positionals[0] === 'token') return runCreateToken(ctx, done);
   const generator = GENERATORS[ctx.args.positionals[0] ?? ''];
   if (generator) {
     // `create secret` needs its type before the name
