@@ -5,7 +5,7 @@
 // or key stops the container from being created (CreateContainerConfigError), unless the
 // reference is optional. The kubelet reads each referenced object with a GET when it creates the
 // container (its Get change-detection strategy), so a change shows in the next container.
-import { decodeBase64Text, type ConfigMap, type Container, type Pod, type Secret } from '../api/index.ts';
+import { decodeBase64Text, podFieldPathValue, type ConfigMap, type Container, type Pod, type Secret } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
 
 export type SourceKind = 'ConfigMap' | 'Secret';
@@ -66,22 +66,6 @@ function expand(value: string, defined: ReadonlyMap<string, string>): string {
   return value.replace(/\$\$|\$\(([^)]*)\)/g, (m, name: string | undefined) => (m === '$$' ? '$' : defined.get(name ?? '') ?? m));
 }
 
-/** fieldRef: the pod fields a downward-API variable may name. */
-function fieldValue(pod: Pod, path: string): string {
-  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (m) return (m[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[m[2]!] ?? '';
-  switch (path) {
-    case 'metadata.name': return pod.metadata.name ?? '';
-    case 'metadata.namespace': return pod.metadata.namespace ?? '';
-    case 'metadata.uid': return pod.metadata.uid ?? '';
-    case 'spec.nodeName': return pod.spec.nodeName ?? '';
-    case 'spec.serviceAccountName': return pod.spec.serviceAccountName ?? '';
-    case 'status.hostIP': return pod.status?.hostIP ?? '';
-    case 'status.podIP': return pod.status?.podIP ?? '';
-    default: return '';
-  }
-}
-
 /**
  * The container's variables in the order they were defined, or why the container cannot be made.
  * `podIP` is the sandbox's (the status may not carry it yet).
@@ -122,7 +106,7 @@ export function resolveEnv(pod: Pod, c: Container, sources: FetchedSources, podI
       }
       vars.set(e.name, data[keyRef.key]!);
     } else if (from.fieldRef) {
-      vars.set(e.name, from.fieldRef.fieldPath === 'status.podIP' && podIP ? podIP : fieldValue(pod, from.fieldRef.fieldPath));
+      vars.set(e.name, from.fieldRef.fieldPath === 'status.podIP' && podIP ? podIP : podFieldPathValue(pod, from.fieldRef.fieldPath));
     }
     // resourceFieldRef (limits and requests with a divisor) is not resolved here
   }

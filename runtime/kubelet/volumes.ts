@@ -9,7 +9,7 @@
 // stays ContainerCreating with FailedMount events until the object appears. The token is the one
 // the API server issued the kubelet for this pod (TokenRequest bound to the pod), so a process can
 // present it to the API server as the pod's service account.
-import { decodeBase64Text, type ConfigMap, type Container, type Pod, type Secret, type Volume } from '../api/index.ts';
+import { decodeBase64Text, podFieldPathValue, type ConfigMap, type Container, type Pod, type Secret, type Volume } from '../api/index.ts';
 import type { FetchedSources, SourceKind } from './env-sources.ts';
 
 /** Each mounted volume's files, by path inside the volume. */
@@ -74,13 +74,11 @@ function payload(kind: SourceKind, name: string, obj: ConfigMap | Secret | null 
   return { ok: true, files };
 }
 
+/** A downward-API file: one field, or all labels or annotations as key="value" lines. */
 function downwardValue(pod: Pod, path: string): string {
-  if (path === 'metadata.namespace') return pod.metadata.namespace ?? '';
-  if (path === 'metadata.name') return pod.metadata.name ?? '';
-  if (path === 'metadata.uid') return pod.metadata.uid ?? '';
   if (path === 'metadata.labels') return Object.entries(pod.metadata.labels ?? {}).map(([k, v]) => `${k}="${v}"`).sort().join('\n');
   if (path === 'metadata.annotations') return Object.entries(pod.metadata.annotations ?? {}).map(([k, v]) => `${k}="${v}"`).sort().join('\n');
-  return '';
+  return podFieldPathValue(pod, path);
 }
 
 function mountOne(pod: Pod, v: Volume, sources: FetchedSources, m: MountContext): Payload {

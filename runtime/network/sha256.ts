@@ -1,5 +1,6 @@
 // SHA-256 (FIPS 180-4) over UTF-8 text, small and pure: kube-proxy names its chains from a hash of
 // the service port name, and we want the exact same names (KUBE-SVC-<16 base32 chars>).
+import { utf8Bytes } from '../api/index.ts';
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -66,13 +67,5 @@ export function base32(bytes: Uint8Array): string {
 }
 
 function utf8(text: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x80) out.push(cp);
-    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-  }
-  return new Uint8Array(out);
+  return new Uint8Array(utf8Bytes(text));
 }

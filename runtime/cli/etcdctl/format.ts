@@ -1,6 +1,7 @@
 // Output helpers that reproduce the Go libraries etcdctl prints with:
 // dustin/go-humanize Bytes, olekukonko/tablewriter (v0.0.5 defaults), Go's time.Duration String,
 // and encoding/json's base64 for []byte.
+import { encodeBase64Utf8 } from '../../api/index.ts';
 
 const SI_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB'];
 
@@ -51,21 +52,7 @@ function padLeft(s: string, width: number): string {
 }
 
 /** Base64 of the UTF-8 bytes of a string (Go's encoding/json for []byte). */
-export function base64Utf8(s: string): string {
-  const bytes = utf8Bytes(s);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const b0 = bytes[i]!;
-    const b1 = bytes[i + 1];
-    const b2 = bytes[i + 2];
-    out += alphabet[b0 >> 2]!;
-    out += alphabet[((b0 & 3) << 4) | ((b1 ?? 0) >> 4)]!;
-    out += b1 === undefined ? '=' : alphabet[((b1 & 15) << 2) | ((b2 ?? 0) >> 6)]!;
-    out += b2 === undefined ? '=' : alphabet[b2 & 63]!;
-  }
-  return out;
-}
+export const base64Utf8 = encodeBase64Utf8;
 
 /** A uint64 given as 16 hex digits, printed in decimal (how Go's JSON prints etcd IDs). */
 export function hexToDecimal(hex: string): string {
@@ -90,14 +77,4 @@ export function goJson(value: unknown): string {
   return body.replace(/"\\u0000(\d+)\\u0000"/g, (_m, i: string) => tokens[Number(i)]!);
 }
 
-function utf8Bytes(s: string): number[] {
-  const out: number[] = [];
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x80) out.push(cp);
-    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-  }
-  return out;
-}
+

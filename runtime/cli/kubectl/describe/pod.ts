@@ -14,7 +14,7 @@ import type {
   Toleration,
   Volume,
 } from '../../../api/index.ts';
-import { parseRFC3339 } from '../../../api/index.ts';
+import { parseRFC3339, podFieldPathValue } from '../../../api/index.ts';
 import { humanDuration } from '../duration.ts';
 import { writeEvents } from './events.ts';
 import {
@@ -78,7 +78,7 @@ function writeEnvVar(w: PrefixWriter, e: EnvVar, c: Container, pod: Pod | undefi
     return;
   }
   if (from.fieldRef) {
-    const value = pod ? fieldPathValue(pod, from.fieldRef.fieldPath) : '';
+    const value = pod ? podFieldPathValue(pod, from.fieldRef.fieldPath) : '';
     w.write(LEVEL_3, `${e.name}:\t${value} (${from.fieldRef.apiVersion ?? 'v1'}:${from.fieldRef.fieldPath})\n`);
   } else if (from.resourceFieldRef) {
     const resource = from.resourceFieldRef.resource;
@@ -90,22 +90,6 @@ function writeEnvVar(w: PrefixWriter, e: EnvVar, c: Container, pod: Pod | undefi
     w.write(LEVEL_3, `${e.name}:\t<set to the key '${from.secretKeyRef.key}' in secret '${from.secretKeyRef.name ?? ''}'>\tOptional: ${from.secretKeyRef.optional === true}\n`);
   } else if (from.configMapKeyRef) {
     w.write(LEVEL_3, `${e.name}:\t<set to the key '${from.configMapKeyRef.key}' of config map '${from.configMapKeyRef.name ?? ''}'>\tOptional: ${from.configMapKeyRef.optional === true}\n`);
-  }
-}
-
-/** fieldpath.ExtractFieldPathAsString for the paths the downward API allows. */
-function fieldPathValue(pod: Pod, path: string): string {
-  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (m) return (m[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[m[2]!] ?? '';
-  switch (path) {
-    case 'metadata.name': return pod.metadata.name ?? '';
-    case 'metadata.namespace': return pod.metadata.namespace ?? '';
-    case 'metadata.uid': return pod.metadata.uid ?? '';
-    case 'spec.nodeName': return pod.spec.nodeName ?? '';
-    case 'spec.serviceAccountName': return pod.spec.serviceAccountName ?? '';
-    case 'status.hostIP': return pod.status?.hostIP ?? '';
-    case 'status.podIP': return pod.status?.podIP ?? '';
-    default: return '';
   }
 }
 
