@@ -107,6 +107,8 @@ export interface ContainerExecRequest {
   pod: string;
   container: string;
   command: string[];
+  /** What the client sends on the session's stdin (kubectl exec -i with input), all at once. */
+  stdin?: string;
 }
 
 /**

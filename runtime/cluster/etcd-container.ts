@@ -40,7 +40,7 @@ export interface EtcdContainerDeps {
 }
 
 /** The etcd container of one machine: runs an exec'd argv and calls `done` when it finished. */
-export function etcdContainer(d: EtcdContainerDeps): (argv: readonly string[], done: (r: ExecResult) => void) => void {
+export function etcdContainer(d: EtcdContainerDeps): (argv: readonly string[], stdin: string | undefined, done: (r: ExecResult) => void) => void {
   let client: EtcdClient | undefined;
   /** Files written outside the mounts, in the container's own layer: gone when the container restarts. */
   let layer = { incarnation: -1, files: new Map<string, string>() };
@@ -49,13 +49,13 @@ export function etcdContainer(d: EtcdContainerDeps): (argv: readonly string[], d
     if (layer.incarnation !== incarnation) layer = { incarnation, files: new Map() };
     return fileView(d.hostFiles, layer.files);
   };
-  return (argv, done) => {
+  return (argv, stdin, done) => {
     const call = hostProgramCall('etcd', argv);
-    if (!call) return done(execInUserland('etcd', argv, { hostname: d.machine, env: [], files: {} }));
+    if (!call) return done(execInUserland('etcd', argv, { hostname: d.machine, env: [], files: {}, ...(stdin !== undefined ? { stdin } : {}) }));
     const [program, ...args] = call.argv as [string, ...string[]];
     const finish = (r: EtcdctlResult, durationMs = 0): void => done({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, durationMs } satisfies ExecOutput);
     client ??= d.etcd.client({ name: `etcdctl@${d.machine}`, endpoints: ['https://127.0.0.1:2379'], localMember: d.member, timeoutMs: COMMAND_TIMEOUT_MS });
-    const io = { files: files(), defaultEndpoints: endpointsOf(args, call.assignments) };
+    const io = { files: files(), defaultEndpoints: endpointsOf(args, call.assignments), ...(stdin !== undefined ? { stdin } : {}) };
     if (program === 'etcdutl') return runEtcdutl(args, client, io, finish);
     const tls = tlsProblem(args, call.assignments, io.defaultEndpoints, commandOf(args));
     if (tls === 'timeout') return finish({ stdout: '', stderr: 'Error: context deadline exceeded\n', exitCode: 1 }, COMMAND_TIMEOUT_MS);

@@ -100,6 +100,20 @@ describe('kubectl exec', () => {
     });
   });
 
+  it('-i sends the terminal\'s input: a shell runs it as a script, cat copies it, etcdctl put stores it', async () => {
+    const cluster = createCluster({ seed: 11, topology: 'ha', workers: [{}] });
+    await cluster.kubectl('run box --image=busybox:1.36 -- sleep 3600');
+    await cluster.advance(20_000);
+    expect(await cluster.kubectl('exec -i box -- sh', { stdin: 'echo hello from stdin\nhostname\nexit 3\n' })).toEqual({
+      stdout: 'hello from stdin\nbox\n', stderr: 'command terminated with exit code 3\n', exitCode: 3,
+    });
+    expect((await cluster.kubectl('exec -i box -- cat', { stdin: 'piped\n' })).stdout).toBe('piped\n');
+    expect((await cluster.kubectl('exec box -- cat', { stdin: 'not sent without -i\n' })).stdout).toBe('');
+    const tls = '--cacert=/etc/kubernetes/pki/etcd/ca.crt --cert=/etc/kubernetes/pki/etcd/server.crt --key=/etc/kubernetes/pki/etcd/server.key';
+    expect((await cluster.kubectl(`-n kube-system exec -i etcd-cp-1 -- etcdctl ${tls} put /greeting`, { stdin: 'hello etcd' })).stdout).toBe('OK\n');
+    expect((await cluster.etcdctl('get /greeting --print-value-only')).stdout).toBe('hello etcd\n');
+  });
+
   it("reaches Services from inside a pod: DNS, kube-proxy's choice of pod, and a refusal once no pod is left", async () => {
     const cluster = createCluster({ seed: 10, workers: [{}, {}] });
     // agnhost serve-hostname answers with the name of the pod that got the connection

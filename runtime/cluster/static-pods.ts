@@ -82,11 +82,11 @@ export function staticPodSource(kernel: Kernel, plan: ClusterPlan, m: MachinePla
       if (running && s.previous && restartCount > 0) state.previous = s.previous;
       return state;
     },
-    exec(manifestName, argv, done) {
-      if (manifestName === 'etcd' && etcdExec) return etcdExec(argv, done);
+    exec(manifestName, argv, stdin, done) {
+      if (manifestName === 'etcd' && etcdExec) return etcdExec(argv, stdin, done);
       // the other control-plane images are distroless
       const image = manifests.find((x) => x.pod.metadata.name === manifestName)?.pod.spec.containers[0]?.image ?? '';
-      done(execInUserland(userlandOf(image), argv, { hostname: m.name, env: [], files: {} }));
+      done(execInUserland(userlandOf(image), argv, { hostname: m.name, env: [], files: {}, ...(stdin !== undefined ? { stdin } : {}) }));
     },
   };
 }

@@ -391,11 +391,12 @@ export class ContainerRuntime {
    * exec). A program the image lacks fails to start, with containerd's wrapping of runc's error
    * around a fresh exec ID; a container that is not running has no process to join.
    */
-  exec(id: string, argv: readonly string[], env: ExecEnvironment): ExecResult {
+  exec(id: string, argv: readonly string[], env: ExecEnvironment, stdin?: string): ExecResult {
     const c = this.containers.get(id);
     if (c?.info.state !== 'running') return { startError: `container ${id} is not running` };
     // an exec'd process inherits the container's environment (its OCI spec's), as set at its start
-    const result = execInUserland(userlandOf(c.info.imageRef), argv, c.env ?? env, extraProgramsOf(c.info.imageRef));
+    const base = c.env ?? env;
+    const result = execInUserland(userlandOf(c.info.imageRef), argv, stdin !== undefined ? { ...base, stdin } : base, extraProgramsOf(c.info.imageRef));
     if ('startError' in result) return { startError: `failed to exec in container: failed to start exec "${this.newId()}": ${result.startError}` };
     return result;
   }

@@ -77,3 +77,15 @@ describe('the etcd image (distroless, a static bash as /bin/sh, the etcd binarie
     expect(run('etcd', 'sh', '-c', 'etcdctl get k; echo done')).toHaveProperty('stderr', expect.stringContaining('etcdctl: runs here only as the container\'s one command'));
   });
 });
+
+describe('stdin (kubectl exec -i)', () => {
+  const withStdin = (stdin: string): ExecEnvironment => ({ ...env, stdin });
+  it('cat copies it, alone or as "-"; a shell without -c runs it as its script', () => {
+    expect(execInUserland('busybox', ['cat'], withStdin('a\n'))).toMatchObject({ stdout: 'a\n', exitCode: 0 });
+    expect(execInUserland('busybox', ['cat', '-', '/etc/hostname'], withStdin('a\n'))).toMatchObject({ stdout: 'a\nweb-1\n' });
+    expect(execInUserland('busybox', ['sh'], withStdin('echo one; cat\nexit 4\n'))).toMatchObject({ stdout: 'one\n', exitCode: 4 });
+    expect(execInUserland('debian', ['bash', '-s'], withStdin('echo two\n'))).toMatchObject({ stdout: 'two\n', exitCode: 0 });
+    expect(execInUserland('busybox', ['cat'], env)).toMatchObject({ stdout: '', exitCode: 0 });
+  });
+});
+

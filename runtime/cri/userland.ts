@@ -25,6 +25,8 @@ export interface ExecEnvironment {
   files: Readonly<Record<string, string>>;
   /** The pod's network namespace (absent for host-network pods, whose programs here cannot dial). */
   network?: PodNetworkAccess;
+  /** What the process reads on stdin (kubectl exec -i), all of it; nothing when absent. */
+  stdin?: string;
 }
 
 /** Connections and name lookups from inside the pod, through the cluster's simulated network. */
@@ -179,7 +181,13 @@ function runProgram(image: Image, name: string, args: readonly string[], env: Ex
       return;
     }
     case 'cat':
+      // no file, or "-": stdin
+      if (args.length === 0) out.stdout += env.stdin ?? '';
       for (const path of args) {
+        if (path === '-') {
+          out.stdout += env.stdin ?? '';
+          continue;
+        }
         const text = env.files[path];
         if (text !== undefined) out.stdout += text;
         else {
@@ -237,11 +245,13 @@ function runProgram(image: Image, name: string, args: readonly string[], env: Ex
   }
 }
 
-/** `sh -c SCRIPT` / `bash -c SCRIPT`; a shell with no script reads its (empty) stdin and exits 0. */
+/** `sh -c SCRIPT` / `bash -c SCRIPT`; a shell with no script runs what it reads on stdin. */
 function runShell(image: Image, shell: string, args: readonly string[], env: ExecEnvironment, out: ExecOutput): void {
   const userland = image.userland;
-  if (args[0] !== '-c') return;
-  const script = args[1];
+  if (args[0] !== '-c' && args[0] !== '-s' && args.length > 0 && !args[0]!.startsWith('-')) return;
+  const script = args[0] === '-c' ? args[1] : (env.stdin ?? '');
+  // the script's commands share the shell's stdin, which the shell itself consumed
+  if (args[0] !== '-c') env = { ...env, stdin: '' };
   if (script === undefined) {
     out.stderr += shell === 'bash' ? 'bash: -c: option requires an argument\n' : `${shell}: 0: -c requires an argument\n`;
     out.exitCode = 2;

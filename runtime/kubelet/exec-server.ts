@@ -21,7 +21,7 @@ export interface ExecServerDeps {
    * calls `done` (at once, or when a program that talks to something else has its answer); false
    * for a pod that is not one of this node's static pods.
    */
-  staticExec?(pod: Pod, container: string, argv: readonly string[], done: (result: ExecResult) => void): boolean;
+  staticExec?(pod: Pod, container: string, argv: readonly string[], done: (result: ExecResult) => void, stdin?: string): boolean;
   /** What the kubelet sets up for every container's processes. */
   environment: ContainerEnvironmentConfig;
 }
@@ -46,13 +46,13 @@ export function execInPod(d: ExecServerDeps, req: ContainerExecRequest, answer: 
   const fail = (code: number, body: string): void => answer({ response: { code, body }, durationMs: 0 });
   const pod = d.pods.get(req.namespace, req.pod);
   if (!pod) return fail(404, 'pod does not exist');
-  if (d.staticExec?.(pod, req.container, req.command, (result) => answer(answerOf(result)))) return;
+  if (d.staticExec?.(pod, req.container, req.command, (result) => answer(answerOf(result)), req.stdin)) return;
   // findContainer: the pod's running container of that name, as the runtime lists it
   const status = (d.statusOf(req.namespace, req.pod) ?? pod.status)?.containerStatuses?.find((s) => s.name === req.container);
   const id = runtimeIdOf(status?.state?.running ? status.containerID : undefined);
   if (id === '' || d.cri.containerStatus(id)?.state !== 'running') return fail(500, `container not found ("${req.container}")`);
   const env = containerEnvironment(d.environment, pod, req.container, pod.status?.podIP);
-  answer(answerOf(d.cri.exec(id, req.command, env)));
+  answer(answerOf(d.cri.exec(id, req.command, env, req.stdin)));
 }
 
 /** The streaming server answers the upgrade (101), then reports on the error stream. */

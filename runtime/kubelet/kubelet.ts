@@ -95,7 +95,7 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
   const logsRoute = containerLogsRoute(ctx, { pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri, staticLog: (pod, container, previous) => staticPodLog(o, pod, container, previous) });
   const exec = execRoute(ctx, {
     pods: pods.lister, statusOf: (ns, name) => workers.statusOf(ns, name), cri: o.cri,
-    staticExec: (pod, _container, argv, done) => staticPodExec(ctx, o, pod, argv, done),
+    staticExec: (pod, _container, argv, done, stdin) => staticPodExec(ctx, o, pod, argv, done, stdin),
     environment,
   });
   ctx.onMessage((msg: unknown, from: string) => {
@@ -111,12 +111,12 @@ function runKubelet(ctx: ProcessContext, o: KubeletOptions): void {
  * images are distroless: no program is found); containerd names a fresh exec ID in its error.
  * False for a pod that is not one of this node's static pods.
  */
-function staticPodExec(ctx: ProcessContext, o: KubeletOptions, mirror: Pod, argv: readonly string[], done: (result: ExecResult) => void): boolean {
+function staticPodExec(ctx: ProcessContext, o: KubeletOptions, mirror: Pod, argv: readonly string[], done: (result: ExecResult) => void, stdin?: string): boolean {
   const manifest = o.staticPods && isMirrorPod(mirror) ? manifestOf(o, mirror) : undefined;
   const name = manifest?.pod.metadata.name ?? '';
   // a static pod whose container is not running has nothing to exec in: findContainer's answer
   if (!o.staticPods || !manifest || !o.staticPods.containerState(name).running) return false;
-  o.staticPods.exec(name, argv, (result) => {
+  o.staticPods.exec(name, argv, stdin, (result) => {
     if (!('startError' in result)) return done(result);
     let execId = '';
     for (let i = 0; i < 8; i++) execId += ctx.rng.nextU32().toString(16).padStart(8, '0');

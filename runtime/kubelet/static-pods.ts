@@ -51,7 +51,7 @@ export interface StaticPodSource {
    * CRI Exec in that static pod's container: runs argv in its image and calls `done` with what
    * it printed (later, for a program such as etcdctl that waits on a server).
    */
-  exec(manifestName: string, argv: readonly string[], done: (result: ExecResult) => void): void;
+  exec(manifestName: string, argv: readonly string[], stdin: string | undefined, done: (result: ExecResult) => void): void;
 }
 
 /** FNV-1a over the text, as 32 hex digits (the kubelet hashes the manifest; any stable hash shows the idea). */

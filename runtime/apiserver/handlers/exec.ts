@@ -25,7 +25,10 @@ export function handleExec(s: Scope, kubelet: KubeletClient | undefined): void {
     if ('code' in target) return s.fail(target);
     if (!kubelet) return s.fail(dialError(`no route to the kubelet of node ${nodeName}`));
     s.stage('Storage', `kubelet ${nodeName} exec ${pod.metadata.namespace ?? ''}/${name}/${container}: ${command.join(' ')}`);
-    kubelet.exec(target, { namespace: pod.metadata.namespace ?? '', pod: name, container, command }, (answer) => {
+    // the client's stdin stream (kubectl exec -i), which this simulation carries as the request body
+    const stdin = query.stdin === true || query.stdin === 'true' ? (s.req.body as { stdin?: unknown } | undefined)?.stdin : undefined;
+    const request = { namespace: pod.metadata.namespace ?? '', pod: name, container, command, ...(typeof stdin === 'string' ? { stdin } : {}) };
+    kubelet.exec(target, request, (answer) => {
       if (answer.code === undefined) return s.fail(dialError(answer.error));
       if (answer.code !== 101) return s.respond(answer.code, answer.body);
       s.respond(200, streamsOf(command, answer));

@@ -39,7 +39,7 @@ export interface KubeletClient {
    */
   exec(
     target: { nodeName: string; address: string; port: number },
-    request: { namespace: string; pod: string; container: string; command: string[] },
+    request: { namespace: string; pod: string; container: string; command: string[]; stdin?: string },
     done: (answer: { code: number; body: string; stdout?: string; stderr?: string; exitCode?: number; error?: string } | { error: string; code?: undefined }) => void,
   ): void;
 }

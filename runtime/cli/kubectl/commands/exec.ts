@@ -1,8 +1,7 @@
 // kubectl exec (POD | TYPE/NAME) [-c CONTAINER] -- COMMAND [args...]: the pod (a workload's first
 // pod for TYPE/NAME), its default container, then POST pods/{name}/exec; the remote command's
 // stdout and stderr are printed and its exit code becomes kubectl's ("command terminated with exit
-// code N"). This terminal types nothing into the session, so -i attaches an empty stdin and -t
-// finds no terminal. mirrors staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go and client-go's
+// code N"). -i sends the terminal's input (all of it, as `< file` would) and -t finds no terminal. mirrors staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go and client-go's
 // remotecommand (errorDecoderV4) and spdy round tripper ("unable to upgrade connection").
 import { isExecStreams, lookupResource, type Pod } from '../../../api/index.ts';
 import { flagBool, flagString } from '../args.ts';
@@ -61,7 +60,9 @@ function execInPod(ctx: Ctx, podName: string, command: string[], quiet: boolean,
     // SetupTTY: -t needs -i, and a terminal to read from, which this one is not
     if (stdin && flagBool(ctx.args, 'tty') && !quiet) ctx.stderr += 'Unable to use a TTY - input is not a terminal or the right kind of file\n';
     const query = { container, command, stdin, stdout: true, stderr: true, tty: false };
-    ctx.request({ verb: 'create', resource: pods, namespace: ctx.namespace, name: podName, subresource: 'exec', query }, (session) => {
+    // -i sends what this terminal was given as input (`kubectl exec -i pod -- sh < script`)
+    const body = stdin && ctx.io.stdin !== undefined ? { body: { stdin: ctx.io.stdin } } : {};
+    ctx.request({ verb: 'create', resource: pods, namespace: ctx.namespace, name: podName, subresource: 'exec', query, ...body }, (session) => {
       if (!session.ok) {
         // a Status body is the API server's own error; any other body is the kubelet's refusal
         if (session.text !== undefined) ctx.error(`unable to upgrade connection: ${session.text}`);
