@@ -433,8 +433,9 @@ export class ApiServer implements ApiEndpoint {
       const one = checks.find(([name]) => name === health[2]);
       return one ? runOneHealthCheck(one[1], (a) => respond(a.code, a.body)) : respond(404, notFoundPage());
     }
-    if (resourceRequestOfPath({ verb: 'get', path: pathWithQuery })) {
-      // the rest of a resource path here is a watch: a stream, which one answer cannot carry
+    const asResource = resourceRequestOfPath({ verb: 'get', path: pathWithQuery });
+    if (asResource && 'watch' in asResource) {
+      // a watch through a resource path: a stream, which one answer cannot carry
       return answerStatus(respond, newBadRequest('a watch through a raw path is not simulated: use kubectl get -w'));
     }
     const discovery = discoveryDocument(path, this.options.advertiseAddress ?? '127.0.0.1:6443');

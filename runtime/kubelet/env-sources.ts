@@ -53,13 +53,14 @@ export function fetchSources(client: RestClient, namespace: string, refs: readon
   }
 }
 
-/** The data of a ConfigMap or (decoded) Secret. */
-function dataOf(kind: SourceKind, obj: ConfigMap | Secret): Record<string, string> {
+/** The data of a ConfigMap or (decoded) Secret: what the environment and the volumes read. */
+export function sourceData(kind: SourceKind, obj: ConfigMap | Secret): Record<string, string> {
   if (kind === 'ConfigMap') return { ...(obj as ConfigMap).data };
   return Object.fromEntries(Object.entries((obj as Secret).data ?? {}).map(([k, v]) => [k, decodeBase64Text(v)]));
 }
 
-const notFound = (kind: SourceKind, name: string): string => `${kind === 'ConfigMap' ? 'configmap' : 'secret'} "${name}" not found`;
+/** The API server's NotFound text for a referenced object, as the kubelet reports it. */
+export const sourceNotFound = (kind: SourceKind, name: string): string => `${kind === 'ConfigMap' ? 'configmap' : 'secret'} "${name}" not found`;
 
 /** $(NAME) from the variables defined so far; $$ is a literal $; an unknown reference stays as written. */
 function expand(value: string, defined: ReadonlyMap<string, string>): string {
@@ -80,9 +81,9 @@ export function resolveEnv(pod: Pod, c: Container, sources: FetchedSources, podI
     const obj = sources.get(keyOf(kind, ref.name));
     if (!obj) {
       if (ref.optional === true) continue;
-      return { ok: false, error: notFound(kind, ref.name) };
+      return { ok: false, error: sourceNotFound(kind, ref.name) };
     }
-    for (const [k, v] of Object.entries(dataOf(kind, obj)).sort(([a], [b]) => (a < b ? -1 : 1))) vars.set(`${f.prefix ?? ''}${k}`, v);
+    for (const [k, v] of Object.entries(sourceData(kind, obj)).sort(([a], [b]) => (a < b ? -1 : 1))) vars.set(`${f.prefix ?? ''}${k}`, v);
   }
   for (const e of c.env ?? []) {
     const from = e.valueFrom;
@@ -97,9 +98,9 @@ export function resolveEnv(pod: Pod, c: Container, sources: FetchedSources, podI
       const obj = sources.get(keyOf(kind, name));
       if (!obj) {
         if (keyRef.optional === true) continue;
-        return { ok: false, error: notFound(kind, name) };
+        return { ok: false, error: sourceNotFound(kind, name) };
       }
-      const data = dataOf(kind, obj);
+      const data = sourceData(kind, obj);
       if (!(keyRef.key in data)) {
         if (keyRef.optional === true) continue;
         return { ok: false, error: `couldn't find key ${keyRef.key} in ${kind} ${ns}/${name}` };

@@ -1,7 +1,7 @@
 // The kubelet's /exec endpoint (pkg/kubelet/server/server.go getExec, then kubelet_pods.go GetExec
 // and findContainer): the pod from the kubelet's pod manager, its running container by name, then
-// the runtime runs the command (CRI Exec; the streaming session is one request and one answer
-// here, since nothing is typed into it), seeing what every process of the container sees
+// the runtime runs the command (CRI Exec; the streaming session is one request, with any stdin
+// whole, and one answer here), seeing what every process of the container sees
 // (container-env.ts).
 import {
   isContainerExecRequest,

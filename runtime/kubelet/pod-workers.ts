@@ -18,6 +18,11 @@ import { NETWORK_NOT_READY_ERROR_MSG, NETWORK_NOT_READY_RETRY_MS } from './runti
 import { computePodStatus, type ContainerRecord } from './status.ts';
 import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
 
+/** The first volume that reads a ConfigMap or Secret (the one a failed read is reported on). */
+function volumeReadingSources(pod: Pod): string {
+  return pod.spec.volumes?.find((v) => v.configMap || v.secret || (v.projected?.sources ?? []).some((s) => 'configMap' in s || 'secret' in s))?.name ?? '';
+}
+
 /** The name of the projected volume that holds the service account token (kube-api-access-*). */
 function projectedTokenVolume(pod: Pod): string {
   return pod.spec.volumes?.find((v) => (v.projected?.sources ?? []).some((s) => 'serviceAccountToken' in s))?.name ?? '';
@@ -83,8 +88,8 @@ interface Worker {
   retryTimer?: { cancel(): void };
   /** The pod's volumes as this kubelet mounted them (undefined until WaitForAttachAndMount succeeded). */
   volumes?: MountedVolumes;
-  /** While a mount keeps failing: the retry back-off, since when, and the last "timed out" event. */
-  mount?: { backoffMs: number; sinceMs: number; lastTimeoutEventMs: number };
+  /** While a mount keeps failing: the retry back-off, and when the wait last timed out (or began). */
+  mount?: { backoffMs: number; lastTimeoutEventMs: number };
 }
 
 export class PodWorkers {
@@ -221,29 +226,35 @@ export class PodWorkers {
   private mountVolumes(w: Worker): void {
     w.busy = true;
     const namespace = w.pod.metadata.namespace ?? 'default';
-    fetchSources(this.d.client, namespace, volumeSources(w.pod), (r) => this.requestToken(w, (token) => {
+    const settle = (mounted: ReturnType<typeof mountVolumes>): void => {
       if (!this.ctx.isLive()) return;
       w.busy = false;
-      if (!this.workers.has(w.key)) return;
-      const mounted = !r.ok ? { ok: false as const, volume: '', error: r.error }
-        : 'error' in token ? { ok: false as const, volume: token.volume, error: token.error }
-          : mountVolumes(w.pod, r.sources, token.token !== undefined ? { serviceAccountToken: token.token } : {});
-      if (mounted.ok) {
-        w.volumes = mounted.volumes;
-        delete w.mount;
-        return this.afterAsync(w, true);
-      }
-      const now = this.ctx.now();
-      const m = (w.mount ??= { backoffMs: MOUNT_INITIAL_BACKOFF_MS / 2, sinceMs: now, lastTimeoutEventMs: now });
-      this.event(w.pod, undefined, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume "${mounted.volume}" : ${mounted.error}`);
-      if (now - m.lastTimeoutEventMs >= MOUNT_WAIT_TIMEOUT_MS) {
-        m.lastTimeoutEventMs = now;
-        this.event(w.pod, undefined, 'Warning', 'FailedMount', `Unable to attach or mount volumes: unmounted volumes=[${mounted.volume}], unattached volumes=[], failed to process volumes=[]: timed out waiting for the condition`);
-      }
-      m.backoffMs = Math.min(m.backoffMs * 2, MOUNT_MAX_BACKOFF_MS);
-      this.retryAt(w, now + m.backoffMs);
-      this.writeStatus(w);
-    }));
+      if (this.workers.has(w.key)) this.mounted(w, mounted);
+    };
+    fetchSources(this.d.client, namespace, volumeSources(w.pod), (r) => {
+      // a read that failed (not a NotFound) fails the first volume that reads an object
+      if (!r.ok) return settle({ ok: false, volume: volumeReadingSources(w.pod), error: r.error });
+      this.requestToken(w, (token) => settle('error' in token ? { ok: false, ...token } : mountVolumes(w.pod, r.sources, token.token !== undefined ? { serviceAccountToken: token.token } : {})));
+    });
+  }
+
+  /** The mount's outcome: the volumes, or a FailedMount and the next try on the back-off. */
+  private mounted(w: Worker, mounted: ReturnType<typeof mountVolumes>): void {
+    if (mounted.ok) {
+      w.volumes = mounted.volumes;
+      delete w.mount;
+      return this.afterAsync(w, true);
+    }
+    const now = this.ctx.now();
+    const m = (w.mount ??= { backoffMs: MOUNT_INITIAL_BACKOFF_MS / 2, lastTimeoutEventMs: now });
+    this.event(w.pod, undefined, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume "${mounted.volume}" : ${mounted.error}`);
+    if (now - m.lastTimeoutEventMs >= MOUNT_WAIT_TIMEOUT_MS) {
+      m.lastTimeoutEventMs = now;
+      this.event(w.pod, undefined, 'Warning', 'FailedMount', `Unable to attach or mount volumes: unmounted volumes=[${mounted.volume}], unattached volumes=[], failed to process volumes=[]: timed out waiting for the condition`);
+    }
+    m.backoffMs = Math.min(m.backoffMs * 2, MOUNT_MAX_BACKOFF_MS);
+    this.retryAt(w, now + m.backoffMs);
+    this.writeStatus(w);
   }
 
   /**

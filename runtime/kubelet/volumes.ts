@@ -9,8 +9,8 @@
 // stays ContainerCreating with FailedMount events until the object appears. The token is the one
 // the API server issued the kubelet for this pod (TokenRequest bound to the pod), so a process can
 // present it to the API server as the pod's service account.
-import { decodeBase64Text, podFieldPathValue, type ConfigMap, type Container, type Pod, type Secret, type Volume } from '../api/index.ts';
-import type { FetchedSources, SourceKind } from './env-sources.ts';
+import { podFieldPathValue, type ConfigMap, type Container, type Pod, type Secret, type Volume } from '../api/index.ts';
+import { sourceData, sourceNotFound, type FetchedSources, type SourceKind } from './env-sources.ts';
 
 /** Each mounted volume's files, by path inside the volume. */
 export type MountedVolumes = ReadonlyMap<string, Readonly<Record<string, string>>>;
@@ -58,10 +58,8 @@ type Payload = { ok: true; files: Record<string, string> } | { ok: false; error:
 
 /** A ConfigMap's or Secret's files: every key, or the items asked for (MakePayload). */
 function payload(kind: SourceKind, name: string, obj: ConfigMap | Secret | null | undefined, items: { key: string; path: string }[] | undefined, optional: boolean): Payload {
-  if (!obj) return optional ? { ok: true, files: {} } : { ok: false, error: `${kind === 'ConfigMap' ? 'configmap' : 'secret'} "${name}" not found` };
-  const data: Record<string, string> = kind === 'ConfigMap'
-    ? { ...(obj as ConfigMap).data }
-    : Object.fromEntries(Object.entries((obj as Secret).data ?? {}).map(([k, v]) => [k, decodeBase64Text(v)]));
+  if (!obj) return optional ? { ok: true, files: {} } : { ok: false, error: sourceNotFound(kind, name) };
+  const data = sourceData(kind, obj);
   if (!items || items.length === 0) return { ok: true, files: data };
   const files: Record<string, string> = {};
   for (const item of items) {

@@ -1,7 +1,7 @@
 // kubectl create configmap | secret generic|docker-registry|tls | serviceaccount | quota |
-// priorityclass NAME: mirrors staging/src/k8s.io/kubectl/pkg/cmd/create/{create_configmap.go,
-// create_secret.go, create_secret_docker.go, create_secret_tls.go, create_serviceaccount.go,
-// create_quota.go, create_priorityclass.go}. There is no file system in the simulation, so
+// priorityclass NAME, and create token SERVICEACCOUNT: mirrors staging/src/k8s.io/kubectl/pkg/cmd/
+// create/{create_configmap.go, create_secret.go, create_secret_docker.go, create_secret_tls.go,
+// create_serviceaccount.go, create_quota.go, create_priorityclass.go, create_token.go}. There is no file system in the simulation, so
 // --from-file, --from-env-file and the TLS files fail as a missing file does.
 import {
   encodeBase64Utf8, isConfigMapKey, resourceForKind,
