@@ -164,6 +164,17 @@ async function auditToggle(record: PageRecord, label: string): Promise<void> {
     return;
   }
   await toggle.click();
+  // The switch must be instant: a colour transition still running would show (and let axe
+  // measure) text in a mix of the two themes.
+  await check(`${label}: no transition runs after the switch`, async () => {
+    const running = await record.page.evaluate(() =>
+      document.getAnimations().map((a) => {
+        const target = (a.effect as KeyframeEffect | null)?.target;
+        return `${target?.tagName.toLowerCase() ?? '?'}.${target?.className ?? ''} ${(a as CSSTransition).transitionProperty ?? a.id}`;
+      }),
+    );
+    assert(running.length === 0, `${running.length} running: ${running.slice(0, 5).join(', ')}`);
+  }, record.page);
   await auditPage(record, label, 'dark');
 }
 

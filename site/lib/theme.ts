@@ -13,6 +13,20 @@ export function currentTheme(root: HTMLElement, prefersDark: boolean): Theme {
   return prefersDark ? 'dark' : 'light';
 }
 
+/**
+ * Runs a theme change with CSS transitions off (global.css, html[data-theme-switching]), so every
+ * colour flips in the same frame. Reading a computed style forces the new styles to apply while
+ * transitions are still off; they come back on the next frame.
+ */
+function applyWithoutTransitions(root: HTMLElement, change: () => void): void {
+  root.dataset.themeSwitching = '';
+  change();
+  void getComputedStyle(root).backgroundColor;
+  requestAnimationFrame(() => {
+    delete root.dataset.themeSwitching;
+  });
+}
+
 export function initThemeToggle(): void {
   const root = document.documentElement;
   const media = window.matchMedia('(prefers-color-scheme: dark)');
@@ -24,7 +38,9 @@ export function initThemeToggle(): void {
   for (const button of buttons) {
     button.addEventListener('click', () => {
       const next: Theme = currentTheme(root, media.matches) === 'dark' ? 'light' : 'dark';
-      root.dataset.theme = next;
+      applyWithoutTransitions(root, () => {
+        root.dataset.theme = next;
+      });
       try {
         localStorage.setItem(THEME_STORAGE_KEY, next);
       } catch {
