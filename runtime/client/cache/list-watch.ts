@@ -36,6 +36,11 @@ export interface ListerWatcher<T extends KubeObject> {
 }
 
 /** True for the "410 Gone / Expired" errors after which a reflector must relist from scratch. */
+/** apierrors.IsTooLargeResourceVersion: a version newer than the server has seen. */
+export function isTooLargeResourceVersion(status: Status | undefined): boolean {
+  return status?.details?.causes?.some((c) => c.reason === 'ResourceVersionTooLarge') === true || (status?.message ?? '').includes('Too large resource version');
+}
+
 export function isExpired(status: Status | undefined): boolean {
   return (
     status !== undefined &&

@@ -7,7 +7,7 @@
  */
 import type { KubeObject, Status } from '../../api/index.ts';
 import type { QueueClock } from '../workqueue/rate-limiting-queue.ts';
-import { isExpired, type ListerWatcher, type WatchHandle } from './list-watch.ts';
+import { isExpired, isTooLargeResourceVersion, type ListerWatcher, type WatchHandle } from './list-watch.ts';
 import type { TimerHandle } from '../../kernel/index.ts';
 
 /** Where a reflector writes what it learns (the informer). */
@@ -28,6 +28,8 @@ export interface ReflectorOptions {
 
 export class Reflector<T extends KubeObject> {
   private lastSyncResourceVersion = '';
+  /** The last list failed as too old or too new (reflector.go isLastSyncResourceVersionUnavailable). */
+  private lastSyncResourceVersionUnavailable = false;
   private watchHandle: WatchHandle | null = null;
   private retryTimer: TimerHandle | null = null;
   private backoffMs: number;
@@ -77,14 +79,15 @@ export class Reflector<T extends KubeObject> {
     if (this.stopped) return;
     const generation = ++this.generation;
     this.log('list');
-    // After 410 Gone, resourceVersion "" asks for the latest state rather than a version the
-    // server no longer has (reflector.go: isLastSyncResourceVersionUnavailable).
-    this.lw.list({ resourceVersion: '' }, (result) => {
+    this.lw.list({ resourceVersion: this.relistResourceVersion() }, (result) => {
       if (this.stopped || generation !== this.generation) return;
       if (!result.ok) {
+        // a list at a version the server no longer has (or does not have yet) is retried at ""
+        this.lastSyncResourceVersionUnavailable = isExpired(result.error) || isTooLargeResourceVersion(result.error);
         this.retryLater(`list failed: ${result.error.message}`, () => this.relist());
         return;
       }
+      this.lastSyncResourceVersionUnavailable = false;
       const rv = result.value.metadata.resourceVersion ?? '';
       this.sink.replace(result.value.items, rv);
       this.lastSyncResourceVersion = rv;
@@ -92,6 +95,17 @@ export class Reflector<T extends KubeObject> {
       this.backoffMs = this.initialBackoffMs;
       this.startWatch();
     });
+  }
+
+  /**
+   * reflector.go relistResourceVersion: the first list asks for "0", which the API server answers
+   * from its watch cache (so thousands of informers starting together do not each read all of
+   * etcd); a relist after an expired watch asks for data at least as new as the last version seen;
+   * after a list failed on its version, "" asks etcd for the latest state.
+   */
+  private relistResourceVersion(): string {
+    if (this.lastSyncResourceVersionUnavailable) return '';
+    return this.lastSyncResourceVersion === '' ? '0' : this.lastSyncResourceVersion;
   }
 
   private startWatch(): void {

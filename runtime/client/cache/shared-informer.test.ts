@@ -18,6 +18,10 @@ class FakeServer implements ListerWatcher<Obj> {
   watchers = new Set<WatchHandlers<Obj>>();
   lists = 0;
   failLists = 0;
+  /** The status a failing list returns (default: an etcd timeout). */
+  failListsWith: Status | undefined;
+  /** The resourceVersion each list asked for. */
+  listVersions: string[] = [];
   constructor(private readonly k: Kernel) {}
 
   write(type: 'ADDED' | 'MODIFIED' | 'DELETED', name: string, nodeName?: string): void {
@@ -37,15 +41,15 @@ class FakeServer implements ListerWatcher<Obj> {
   }
 
   list(
-    _o: { resourceVersion: string },
+    o: { resourceVersion: string },
     done: (r: { ok: true; value: List<Obj> } | { ok: false; error: Status }) => void,
   ): void {
     this.lists++;
+    this.listVersions.push(o.resourceVersion);
     if (this.failLists > 0) {
       this.failLists--;
-      this.k.setTimer(1, () =>
-        done({ ok: false, error: status(500, 'InternalError', 'etcdserver: request timed out') }),
-      );
+      const error = this.failListsWith ?? status(500, 'InternalError', 'etcdserver: request timed out');
+      this.k.setTimer(1, () => done({ ok: false, error }));
       return;
     }
     const value: List<Obj> = {
@@ -172,6 +176,32 @@ describe('SharedInformer (client-go reflector and shared informer semantics)', (
         .map((o) => o.metadata.name)
         .sort(),
     ).toEqual(['b', 'c']);
+  });
+
+  it('lists first at resourceVersion "0" (the watch cache), and after an expired watch at the last version seen', () => {
+    const { k, server, informer } = setup();
+    server.write('ADDED', 'a');
+    informer.start();
+    k.runFor(10);
+    server.write('ADDED', 'b');
+    k.runFor(10);
+    server.expireWatches();
+    k.runFor(10);
+    expect(server.listVersions).toEqual(['0', '2']);
+  });
+
+  it('after a list at a version the server no longer has, lists at "" (the latest, from etcd)', () => {
+    const { k, server, informer } = setup();
+    server.write('ADDED', 'a');
+    server.failLists = 1;
+    server.failListsWith = status(410, 'Expired', 'The resourceVersion for the provided list is too old.');
+    informer.start();
+    k.runFor(1 + 800 + 1);
+    expect(server.listVersions).toEqual(['0', '']);
+    expect(informer.hasSynced).toBe(true);
+    server.expireWatches();
+    k.runFor(10);
+    expect(server.listVersions).toEqual(['0', '', '1']);
   });
 
   it('retries a failed list with exponential back-off (800 ms, then 1600 ms)', () => {
