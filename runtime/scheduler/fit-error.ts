@@ -14,6 +14,8 @@ export function fitErrorMessage(
   preFilterMsg: string,
   nodeToStatus: ReadonlyMap<string, Status>,
   postFilterMsg: string,
+  /** The status of nodes absent from nodeToStatus (those a PreFilterResult left out); none by default. */
+  absentStatus?: Status,
 ): string {
   let msg = `0/${numAllNodes} nodes are available:`;
   if (preFilterMsg !== '') {
@@ -22,6 +24,10 @@ export function fitErrorMessage(
     const counts = new Map<string, number>();
     for (const status of nodeToStatus.values()) {
       for (const reason of status.reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    }
+    const absent = numAllNodes - nodeToStatus.size;
+    if (absentStatus && absent > 0) {
+      for (const reason of absentStatus.reasons) counts.set(reason, (counts.get(reason) ?? 0) + absent);
     }
     const parts = [...counts].map(([reason, n]) => `${n} ${reason}`).sort(byCodeUnit);
     if (parts.length > 0) msg += ` ${parts.join(', ')}.`;

@@ -115,6 +115,64 @@ describe('FitError messages', () => {
   });
 });
 
+// node_affinity.go PreFilter returns the nodes a pod names (a DaemonSet pod's matchFields
+// metadata.name); findNodesThatFitPod filters only those, and counts the rest as rejected by it.
+describe('a PreFilterResult narrows the nodes (NodeAffinity matchFields metadata.name)', () => {
+  const pinnedTo = (...terms: string[][]): Pod['spec']['affinity'] => ({
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: terms.map((names) => ({
+          matchFields: names.map((n) => ({ key: 'metadata.name', operator: 'In' as const, values: n.split(',') })),
+        })),
+      },
+    },
+  });
+  const nodes = ['n0', 'n1', 'n2', 'n3', 'n4'].map((n) => makeNode(n, { pods: 1 }));
+
+  it('filters only the named node and binds there; the start index moves by the nodes filtered', () => {
+    const out = run(nodes, [], makePod('ds', { affinity: pinnedTo(['n3']) }), 1, 2);
+    expect(out.kind === 'Scheduled' && [out.suggestedHost, out.evaluatedNodes]).toEqual(['n3', 1]);
+    expect(out.nextStartNodeIndex).toBe(3); // (2 + 1 processed) % 5 nodes
+    expect(Object.keys(JSON.parse(out.annotations[FILTER_RESULT]!))).toEqual(['n3']);
+    expect(out.annotations['kube-scheduler-simulator.sigs.k8s.io/prefilter-result']).toBe('{"NodeAffinity":["n3"]}');
+  });
+
+  it('when the named node is full, the other nodes "didn\'t satisfy plugin(s) [NodeAffinity]"', () => {
+    const out = run(nodes, [makePod('e', { nodeName: 'n3' })], makePod('ds', { affinity: pinnedTo(['n3']) }));
+    expect(message(out)).toBe(
+      "0/5 nodes are available: 1 Too many pods, 4 node(s) didn't satisfy plugin(s) [NodeAffinity]. " +
+        'preemption: 0/5 nodes are available: 1 No preemption victims found for incoming pod, 4 Preemption is not helpful for scheduling.',
+    );
+  });
+
+  it('requirements of a term are ANDed, terms ORed; a node that does not exist is ignored', () => {
+    const out = run(nodes, [], makePod('p', { affinity: pinnedTo(['n1,n2,n9', 'n2,n4'], ['n0']) }));
+    expect(out.kind).toBe('Scheduled');
+    expect(out.annotations['kube-scheduler-simulator.sigs.k8s.io/prefilter-result']).toBe('{"NodeAffinity":["n0","n2"]}');
+    expect(Object.keys(JSON.parse(out.annotations[FILTER_RESULT]!)).sort()).toEqual(['n0', 'n2']);
+  });
+
+  it('a term without a name requirement lets every node through', () => {
+    const affinity = pinnedTo(['n1']);
+    affinity!.nodeAffinity!.requiredDuringSchedulingIgnoredDuringExecution!.nodeSelectorTerms.push({ matchExpressions: [{ key: 'disk', operator: 'Exists' }] });
+    const out = run(nodes, [], makePod('p', { affinity }));
+    expect(out.annotations['kube-scheduler-simulator.sigs.k8s.io/prefilter-result']).toBe('{}');
+    expect(Object.keys(JSON.parse(out.annotations[FILTER_RESULT]!))).toHaveLength(5);
+  });
+
+  it('conflicting name requirements in every term: "pod affinity terms conflict"', () => {
+    const conflict = run(nodes, [], makePod('p', {
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [
+        { key: 'metadata.name', operator: 'In', values: ['n1'] },
+        { key: 'metadata.name', operator: 'In', values: ['n2'] },
+      ] }] } } },
+    }));
+    expect(message(conflict)).toBe(
+      '0/5 nodes are available: pod affinity terms conflict. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.',
+    );
+  });
+});
+
 // schedule_one.go findNodesThatFitPod / framework RunFilterPluginsWithNominatedPods, evaluateNominatedNode
 describe('pods nominated to a node', () => {
   const nominated = (name: string, priority: number, cpu: string): Pod => ({ ...makePod(name, { priority, containers: [container({ cpu })] }), status: { nominatedNodeName: 'a' } });

@@ -17,7 +17,7 @@ import { cloneCycleState, type CycleContext, type FilterFn, type PostFilterResul
 import { addPod, cloneNodeInfo, type SchedNodeInfo } from './framework/node-info.ts';
 import { newPodInfo, type SchedPodInfo } from './framework/pod-info.ts';
 import type { Snapshot } from './framework/snapshot.ts';
-import { errorStatus, isRejected, isSuccess, statusMessage, success } from './framework/status.ts';
+import { errorStatus, isRejected, isSuccess, statusMessage, success, unresolvable } from './framework/status.ts';
 import {
   PASSED_FILTER_MESSAGE,
   POST_FILTER_NOMINATED_MESSAGE,
@@ -197,15 +197,46 @@ function finish(
   return outcome;
 }
 
-function runPreFilter(c: Cycle): Step<Status> {
+/** PreFilterResult.Merge: the nodes in both sets (null stands for all nodes). */
+function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const n of b) if (a === null || a.has(n)) out.add(n);
+  return out;
+}
+
+/** What RunPreFilterPlugins returns: the status, the merged node set, the plugins behind both. */
+interface PreFilterOutcome {
+  status: Status;
+  /** Only these nodes are worth filtering (PreFilterResult); null: all nodes. */
+  nodeNames: ReadonlySet<string> | null;
+  /** Plugins that narrowed the nodes, and the one that rejected the pod (diagnosis.UnschedulablePlugins). */
+  plugins: Set<string>;
+}
+
+/**
+ * RunPreFilterPlugins: an UnschedulableAndUnresolvable plugin ends the cycle at once; after an
+ * Unschedulable one the others still run (preemption may need their state, kubernetes#119770).
+ * Node sets returned by plugins are intersected (PreFilterResult.Merge); an empty intersection
+ * rejects the pod, naming the plugins that returned sets.
+ */
+function runPreFilter(c: Cycle): Step<PreFilterOutcome> {
+  let nodeNames: Set<string> | null = null;
+  const withNodes = new Set<string>();
+  let rejected: { status: Status; plugin: string } | undefined;
   for (const pl of c.input.profile.preFilter) {
-    const [, s] = pl.preFilter(c.state, c.pod, c.ctx);
+    const [result, s] = pl.preFilter(c.state, c.pod, c.ctx);
     c.record.preFilterStatus.set(pl.name, isSuccess(s) ? SUCCESS_MESSAGE : statusMessage(s));
     if (s.code === 'Skip') {
       c.skipFilter.add(pl.name);
       continue;
     }
-    if (isRejected(s)) return { ok: true, value: { code: s.code, reasons: s.reasons } };
+    if (s.code === 'UnschedulableAndUnresolvable') {
+      return { ok: true, value: { status: { code: s.code, reasons: s.reasons }, nodeNames: null, plugins: new Set([pl.name]) } };
+    }
+    if (s.code === 'Unschedulable') {
+      rejected = { status: { code: s.code, reasons: s.reasons }, plugin: pl.name };
+      continue;
+    }
     if (!isSuccess(s)) {
       const msg = `running PreFilter plugin "${pl.name}": ${statusMessage(s)}`;
       return {
@@ -213,8 +244,19 @@ function runPreFilter(c: Cycle): Step<Status> {
         outcome: finish(c, c.input.nextStartNodeIndex, { kind: 'Error', message: msg }),
       };
     }
+    if (!result) continue;
+    withNodes.add(pl.name);
+    c.record.preFilterResult.set(pl.name, [...result.nodeNames].sort());
+    nodeNames = intersect(nodeNames, result.nodeNames);
+    if (nodeNames.size === 0) {
+      const names = [...withNodes].sort();
+      const msg = names.length === 1 ? `node(s) didn't satisfy plugin ${names[0]}` : `node(s) didn't satisfy plugin(s) [${names.join(' ')}] simultaneously`;
+      return { ok: true, value: { status: unresolvable(msg), nodeNames, plugins: withNodes } };
+    }
   }
-  return { ok: true, value: success() };
+  const plugins = new Set(withNodes);
+  if (rejected) plugins.add(rejected.plugin);
+  return { ok: true, value: { status: rejected?.status ?? success(), nodeNames, plugins } };
 }
 
 function unschedulableOutcome(
@@ -223,6 +265,7 @@ function unschedulableOutcome(
   nodeToStatus: Map<string, Status>,
   preFilterMsg: string,
   plugins: Set<string>,
+  absentStatus?: Status,
 ): ScheduleOutcome {
   let nominated: PostFilterResult | null = null;
   let postFilterMsg = '';
@@ -248,7 +291,7 @@ function unschedulableOutcome(
     if (result) nominated = result;
   }
   const numAllNodes = c.ctx.allNodes.length;
-  const message = fitErrorMessage(numAllNodes, preFilterMsg, nodeToStatus, postFilterMsg);
+  const message = fitErrorMessage(numAllNodes, preFilterMsg, nodeToStatus, postFilterMsg, absentStatus);
   const fitError: FitError = {
     numAllNodes,
     nodeToStatus,
@@ -260,25 +303,30 @@ function unschedulableOutcome(
   return finish(c, nextStart, { kind: 'Unschedulable', fitError, nominated });
 }
 
-/** findNodesThatPassFilters: walks nodes from the start index until enough are feasible. */
+/**
+ * findNodesThatPassFilters: walks the candidate nodes from the start index until enough are
+ * feasible (how many: numFeasibleNodesToFind over the candidates). The next cycle starts further
+ * on by the nodes this one processed, counted over all nodes (findNodesThatFitPod).
+ */
 function findFeasible(
   c: Cycle,
+  nodes: readonly SchedNodeInfo[],
 ): Step<{
   feasible: SchedNodeInfo[];
   statuses: Map<string, Status>;
   plugins: Set<string>;
   nextStart: number;
 }> {
-  const all = c.ctx.allNodes;
-  const n = all.length;
+  const n = nodes.length;
+  const numAll = c.ctx.allNodes.length;
   const percentage = c.input.profile.percentageOfNodesToScore ?? c.input.percentageOfNodesToScore;
   const toFind = numFeasibleNodesToFind(percentage, n);
   const feasible: SchedNodeInfo[] = [];
   const statuses = new Map<string, Status>();
   const plugins = new Set<string>();
-  const start = n === 0 ? 0 : c.input.nextStartNodeIndex % n;
+  const from = c.input.nextStartNodeIndex;
   for (let i = 0; i < n && feasible.length < toFind; i++) {
-    const info = all[(start + i) % n]!;
+    const info = nodes[(from + i) % n]!;
     const [s, plugin] = runFiltersWithNominatedPods(c, c.state, c.pod, info, c.input.recordPerNode !== false);
     if (isSuccess(s)) feasible.push(info);
     else if (isRejected(s)) {
@@ -286,13 +334,14 @@ function findFeasible(
       plugins.add(plugin);
     } else {
       const msg = `running "${plugin}" filter plugin: ${statusMessage(s)}`;
-      return { ok: false, outcome: finish(c, start, { kind: 'Error', message: msg }) };
+      const processed = feasible.length + statuses.size;
+      return { ok: false, outcome: finish(c, (from + processed) % numAll, { kind: 'Error', message: msg }) };
     }
   }
   const processed = feasible.length + statuses.size;
   return {
     ok: true,
-    value: { feasible, statuses, plugins, nextStart: n === 0 ? 0 : (start + processed) % n },
+    value: { feasible, statuses, plugins, nextStart: (from + processed) % numAll },
   };
 }
 
@@ -378,6 +427,16 @@ function reserveAndPermit(c: Cycle, host: string): Status {
 }
 
 /** schedulePod for one pod: the chosen node, or why none fits (with the simulator's annotations). */
+/** The snapshot's nodes named in a PreFilterResult, in snapshot (name) order. */
+function candidateNodes(snapshot: Snapshot, names: ReadonlySet<string>): SchedNodeInfo[] {
+  const out: SchedNodeInfo[] = [];
+  for (const name of names) {
+    const info = snapshot.get(name);
+    if (info) out.push(info);
+  }
+  return out.sort((a, b) => (a.node!.name < b.node!.name ? -1 : a.node!.name > b.node!.name ? 1 : 0));
+}
+
 export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
   const pod =
     'pod' in input.pod && 'requests' in input.pod ? input.pod : newPodInfo(input.pod as Pod);
@@ -400,16 +459,10 @@ export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
     return finish(c, 0, { kind: 'Error', message: 'no nodes available to schedule pods' });
   const pre = runPreFilter(c);
   if (!pre.ok) return pre.outcome;
-  if (!isSuccess(pre.value)) {
-    const statuses = new Map(all.map((n) => [n.node?.name ?? '', pre.value]));
-    const plugin = [...c.record.preFilterStatus.keys()].at(-1) ?? '';
-    return unschedulableOutcome(
-      c,
-      input.nextStartNodeIndex,
-      statuses,
-      statusMessage(pre.value),
-      new Set([plugin]),
-    );
+  const { status: preStatus, nodeNames, plugins: prePlugins } = pre.value;
+  if (!isSuccess(preStatus)) {
+    const statuses = new Map(all.map((n) => [n.node?.name ?? '', preStatus]));
+    return unschedulableOutcome(c, input.nextStartNodeIndex, statuses, statusMessage(preStatus), prePlugins);
   }
   // evaluateNominatedNode: a pod that preempted for a node tries that node first, alone
   const nominatedNode = pod.pod.status?.nominatedNodeName;
@@ -417,10 +470,17 @@ export function scheduleOne(input: ScheduleInput): ScheduleOutcome {
   if (onNominated && isSuccess(runFiltersWithNominatedPods(c, c.state, c.pod, onNominated, c.input.recordPerNode !== false)[0])) {
     return scheduled(c, input.nextStartNodeIndex, nominatedNode!, 1, 1, []);
   }
-  const found = findFeasible(c);
+  // A PreFilterResult narrows the nodes (a DaemonSet pod names its one node): only those that exist
+  // are filtered, in snapshot order; the others count as rejected by the plugins that narrowed.
+  const candidates = nodeNames === null ? all : candidateNodes(input.snapshot, nodeNames);
+  const found = findFeasible(c, candidates);
   if (!found.ok) return found.outcome;
   const { feasible, statuses, plugins, nextStart } = found.value;
-  if (feasible.length === 0) return unschedulableOutcome(c, nextStart, statuses, '', plugins);
+  if (feasible.length === 0) {
+    const absent = nodeNames === null ? undefined : unresolvable(`node(s) didn't satisfy plugin(s) [${[...prePlugins].sort().join(' ')}]`);
+    for (const p of prePlugins) plugins.add(p);
+    return unschedulableOutcome(c, nextStart, statuses, '', plugins, absent);
+  }
   if (feasible.length === 1) {
     const host = feasible[0]!.node!.name;
     return scheduled(c, nextStart, host, 1 + statuses.size, 1, []);

@@ -18,6 +18,35 @@ import {
 export const NAME = 'NodeAffinity';
 export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
 const PRE_SCORE_KEY = 'PreScore' + NAME;
+/** Every required term names nodes, and no node is named by all requirements of any term. */
+export const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
+
+function intersection(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const x of a) if (b.has(x)) out.add(x);
+  return out;
+}
+
+/**
+ * The nodes the required terms allow by name (matchFields metadata.name In [...]), as PreFilter
+ * returns them: each term's name requirements are ANDed (intersected), the terms ORed (united).
+ * null when some term does not restrict names (any node may match it), or there are no terms.
+ */
+function requiredNodeNames(terms: readonly NodeSelectorTerm[]): Set<string> | null {
+  if (terms.length === 0) return null;
+  let names: Set<string> | null = null;
+  for (const t of terms) {
+    let termNames: Set<string> | null = null;
+    for (const r of t.matchFields ?? []) {
+      if (r.key !== 'metadata.name' || r.operator !== 'In') continue;
+      const values = new Set(r.values ?? []);
+      termNames = termNames === null ? values : intersection(termNames, values);
+    }
+    if (termNames === null) return null;
+    names = new Set([...(names ?? []), ...termNames]);
+  }
+  return names;
+}
 
 function requiredTerms(pod: Pod): NodeSelectorTerm[] | undefined {
   return pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
@@ -50,8 +79,12 @@ export function newNodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlug
     name: NAME,
     preFilter(_state, pod) {
       const hasSelector = Object.keys(pod.pod.spec.nodeSelector ?? {}).length > 0;
-      if (!hasSelector && requiredTerms(pod.pod) === undefined) return [null, skip()];
-      return [null, success()];
+      const terms = requiredTerms(pod.pod);
+      if (!hasSelector && terms === undefined) return [null, skip()];
+      const names = requiredNodeNames(terms ?? []);
+      if (names === null) return [null, success()];
+      if (names.size === 0) return [null, unresolvable(ERR_REASON_CONFLICT)];
+      return [{ nodeNames: names }, success()];
     },
     filter(_state, pod, nodeInfo) {
       if (!nodeInfo.node) return errorStatus('node not found');
