@@ -70,3 +70,41 @@ describe('MvccStore matches a naive model (property)', () => {
     );
   });
 });
+
+describe('MvccStore key order across many new keys (property)', () => {
+  // Thousands of keys created between ranges: new keys wait in a small sorted run that is merged
+  // into the big one past 1,024 keys (or 1/16 of it); a range must read both runs in key order.
+  it('every prefix range returns exactly the live keys with that prefix, in key order', () => {
+    const keyArb = fc.tuple(fc.constantFrom('/registry/pods/', '/registry/events/', '/registry/leases/', '/r/'), fc.string({ minLength: 1, maxLength: 6 }))
+      .map(([prefix, name]) => prefix + name);
+    const opArb = fc.oneof(
+      { weight: 20, arbitrary: fc.record({ kind: fc.constant('put' as const), key: keyArb }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('del' as const), key: keyArb }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('range' as const), prefix: fc.constantFrom('/registry/', '/registry/pods/', '/registry/events/', '/r', '/') }) },
+    );
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 1500, maxLength: 4000 }), (ops) => {
+        const store = new MvccStore();
+        const live = new Set<string>();
+        const check = (prefix: string): void => {
+          const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+          const r = store.range({ key: prefix, rangeEnd: end, keysOnly: true });
+          if (!r.ok) throw new Error(r.error.message);
+          const want = [...live].filter((k) => k.startsWith(prefix)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+          expect(r.value.kvs.map((kv) => kv.key)).toEqual(want);
+        };
+        for (const op of ops) {
+          if (op.kind === 'put') {
+            store.put({ key: op.key, value: 'v' });
+            live.add(op.key);
+          } else if (op.kind === 'del') {
+            store.deleteRange({ key: op.key });
+            live.delete(op.key);
+          } else check(op.prefix);
+        }
+        check('/');
+      }),
+      { seed: 4321, numRuns: 15, verbose: true },
+    );
+  });
+});

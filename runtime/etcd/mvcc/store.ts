@@ -53,6 +53,9 @@ interface LeaseRecord {
   keys: Set<string>;
 }
 
+/** The run of new keys is merged into the big one past this size (or 1/16 of the big one). */
+const MIN_PENDING_KEYS = 1024;
+
 /** Page size and empty-file size of bbolt, for a DB size that looks like etcd's. */
 const PAGE_BYTES = 4096;
 const EMPTY_DB_BYTES = 20480;
@@ -60,7 +63,13 @@ const ROW_OVERHEAD_BYTES = 48;
 
 export class MvccStore {
   private readonly index = new Map<string, HistoryEntry[]>();
-  /** Keys of `index` in key order, plus keys added since the last sort (merged lazily). */
+  /**
+   * Keys of `index` in key order, in two sorted runs: the big one, and the keys created since it
+   * was last merged (kept sorted by insertion). A range reads both runs; the small run is merged
+   * into the big one once it holds more than 1/16 of it, so a new key costs O(1) amortized and a
+   * range costs O(log n + keys returned), however many keys were created between two ranges.
+   * (etcd keeps its key index in a B-tree, key_index.go/index.go; this is the same contract.)
+   */
   private sortedKeys: string[] = [];
   private pendingKeys: string[] = [];
   private readonly leases = new Map<number, LeaseRecord>();
@@ -332,7 +341,7 @@ export class MvccStore {
     else {
       // A one-element literal: most keys have a short history, and `[]` + push would reserve 17 slots.
       this.index.set(key, [full]);
-      this.pendingKeys.push(key);
+      this.addKey(key);
     }
     this.rowCount++;
     const bytes = rowBytes(key, full);
@@ -465,21 +474,41 @@ export class MvccStore {
     return undefined;
   }
 
+  private addKey(key: string): void {
+    this.pendingKeys.splice(lowerBound(this.pendingKeys, key), 0, key);
+    if (this.pendingKeys.length > Math.max(MIN_PENDING_KEYS, this.sortedKeys.length >> 4)) this.mergePendingKeys();
+  }
+
+  private mergePendingKeys(): void {
+    if (this.pendingKeys.length === 0) return;
+    this.sortedKeys = this.sortedKeys.length === 0 ? this.pendingKeys : mergeSorted(this.sortedKeys, this.pendingKeys);
+    this.pendingKeys = [];
+  }
+
   private allKeysSorted(): string[] {
-    if (this.pendingKeys.length > 0) {
-      const fresh = this.pendingKeys.sort(compareKeys);
-      this.pendingKeys = [];
-      this.sortedKeys = this.sortedKeys.length === 0 ? fresh : mergeSorted(this.sortedKeys, fresh);
-    }
+    this.mergePendingKeys();
     return this.sortedKeys;
   }
 
   private keysInRange(key: string, rangeEnd: string | undefined): string[] {
     if (!rangeEnd) return this.index.has(key) ? [key] : [];
-    const keys = this.allKeysSorted();
+    const a = this.sortedKeys;
+    const b = this.pendingKeys;
     const out: string[] = [];
-    for (let i = lowerBound(keys, key); i < keys.length && inRange(keys[i]!, key, rangeEnd); i++) out.push(keys[i]!);
-    return out;
+    let i = lowerBound(a, key);
+    let j = lowerBound(b, key);
+    for (;;) {
+      const x = i < a.length && inRange(a[i]!, key, rangeEnd) ? a[i] : undefined;
+      const y = j < b.length && inRange(b[j]!, key, rangeEnd) ? b[j] : undefined;
+      if (x === undefined && y === undefined) return out;
+      if (y === undefined || (x !== undefined && compareKeys(x, y) < 0)) {
+        out.push(x!);
+        i++;
+      } else {
+        out.push(y);
+        j++;
+      }
+    }
   }
 }
 
