@@ -29,6 +29,12 @@ spec:
       valueFrom: {fieldRef: {fieldPath: "metadata.labels['tier']"}}
     - name: OPTIONAL
       valueFrom: {configMapKeyRef: {name: settings, key: nope, optional: true}}
+    - name: MEM_LIMIT_MI
+      valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1Mi}}
+    - name: CPU_LIMIT
+      valueFrom: {resourceFieldRef: {resource: limits.cpu}}
+    resources:
+      limits: {memory: 64Mi}
 `;
 
 describe('environment variables from ConfigMaps, Secrets and the pod', { timeout: 60_000 }, () => {
@@ -56,6 +62,8 @@ describe('environment variables from ConfigMaps, Secrets and the pod', { timeout
     const env = (await cluster.kubectl('exec app -- env')).stdout.split('\n');
     expect(env).toEqual(expect.arrayContaining([
       'CFG_color=blue', 'CFG_size=10', 'DB_PASSWORD=s3cr3t', 'GREETING=hello blue $(not) $(MISSING)', 'MY_POD=app', 'TIER=web',
+      // resourceFieldRef: the limit in the divisor's units; no cpu limit reads as the node's allocatable cpu
+      'MEM_LIMIT_MI=64', `CPU_LIMIT=${(await cluster.kubectl("get node -l '!node-role.kubernetes.io/control-plane' -o jsonpath={.items[0].status.allocatable.cpu}")).stdout}`,
     ]));
     expect(env.some((l) => l.startsWith('OPTIONAL='))).toBe(false);
   });

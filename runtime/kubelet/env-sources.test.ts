@@ -37,6 +37,15 @@ describe('resolveEnv (makeEnvironmentVariables)', () => {
     expect(run(c as Partial<Container>)).toEqual({ ok: false, error });
   });
 
+  it('reads limits and requests in the divisor\'s units, an unset limit as the node\'s allocatable', () => {
+    const c = { name: 'c', resources: { limits: { memory: '128Mi' }, requests: { cpu: '250m' } }, env: [
+      { name: 'MEM_MB', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+      { name: 'CPU_M', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1m' } } },
+      { name: 'CPU_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+    ] } as Container;
+    expect(resolveEnv(pod, c, sources, undefined, { cpu: '2', memory: '4Gi' })).toEqual({ ok: true, env: [['MEM_MB', '128'], ['CPU_M', '250'], ['CPU_LIMIT', '2']] });
+  });
+
   it('lists each referenced object once', () => {
     expect(referencedSources({
       name: 'c', envFrom: [{ configMapRef: { name: 'cm' } }],

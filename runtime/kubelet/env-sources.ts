@@ -5,7 +5,7 @@
 // or key stops the container from being created (CreateContainerConfigError), unless the
 // reference is optional. The kubelet reads each referenced object with a GET when it creates the
 // container (its Get change-detection strategy), so a change shows in the next container.
-import { decodeBase64Text, podFieldPathValue, type ConfigMap, type Container, type Pod, type Secret } from '../api/index.ts';
+import { containerResourceValue, decodeBase64Text, podFieldPathValue, type ConfigMap, type Container, type Pod, type Secret } from '../api/index.ts';
 import type { RestClient } from '../client/index.ts';
 
 export type SourceKind = 'ConfigMap' | 'Secret';
@@ -69,9 +69,10 @@ function expand(value: string, defined: ReadonlyMap<string, string>): string {
 
 /**
  * The container's variables in the order they were defined, or why the container cannot be made.
- * `podIP` is the sandbox's (the status may not carry it yet).
+ * `podIP` is the sandbox's (the status may not carry it yet); `allocatable` is the node's, which
+ * a resourceFieldRef to a limit the container does not set reads.
  */
-export function resolveEnv(pod: Pod, c: Container, sources: FetchedSources, podIP?: string): { ok: true; env: [string, string][] } | { ok: false; error: string } {
+export function resolveEnv(pod: Pod, c: Container, sources: FetchedSources, podIP?: string, allocatable?: Readonly<Record<string, string>>): { ok: true; env: [string, string][] } | { ok: false; error: string } {
   const ns = pod.metadata.namespace ?? 'default';
   const vars = new Map<string, string>();
   for (const f of c.envFrom ?? []) {
@@ -108,8 +109,11 @@ export function resolveEnv(pod: Pod, c: Container, sources: FetchedSources, podI
       vars.set(e.name, data[keyRef.key]!);
     } else if (from.fieldRef) {
       vars.set(e.name, from.fieldRef.fieldPath === 'status.podIP' && podIP ? podIP : podFieldPathValue(pod, from.fieldRef.fieldPath));
+    } else if (from.resourceFieldRef) {
+      const v = containerResourceValue(from.resourceFieldRef, pod, c, allocatable);
+      if (!v.ok) return { ok: false, error: v.error };
+      vars.set(e.name, v.value);
     }
-    // resourceFieldRef (limits and requests with a divisor) is not resolved here
   }
   return { ok: true, env: [...vars] };
 }

@@ -346,13 +346,13 @@ export class PodWorkers {
   private createAndStart(w: Worker, c: Container, rec: ContainerRecord): void {
     const podIP = w.pod.spec.hostNetwork ? undefined : w.podIP;
     const refs = referencedSources(c);
-    if (refs.length === 0) return this.createWithEnv(w, c, rec, resolveEnv(w.pod, c, new Map(), podIP));
+    if (refs.length === 0) return this.createWithEnv(w, c, rec, resolveEnv(w.pod, c, new Map(), podIP, this.nodeAllocatable()));
     w.busy = true;
     fetchSources(this.d.client, w.pod.metadata.namespace ?? 'default', refs, (r) => {
       if (!this.ctx.isLive()) return;
       w.busy = false;
       if (!this.workers.has(w.key)) return;
-      if (!w.pod.metadata.deletionTimestamp) this.createWithEnv(w, c, rec, r.ok ? resolveEnv(w.pod, c, r.sources, podIP) : r);
+      if (!w.pod.metadata.deletionTimestamp) this.createWithEnv(w, c, rec, r.ok ? resolveEnv(w.pod, c, r.sources, podIP, this.nodeAllocatable()) : r);
       this.afterAsync(w);
     });
   }

@@ -1097,17 +1097,20 @@ describe('apply after create, and more describers', () => {
       { name: 'NODE', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } },
       { name: 'APP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['app']" } } },
       { name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory' } } },
+      { name: 'CPU_M', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1m' } } },
       { name: 'CFG', valueFrom: { configMapKeyRef: { name: 'settings', key: 'mode' } } },
       { name: 'PASS', valueFrom: { secretKeyRef: { name: 'db', key: 'password', optional: true } } },
     ];
     const base = pod('envs');
-    t.seed('', 'pods', { ...base, spec: { ...base.spec, containers: [{ name: 'nginx', image: 'nginx:1.27', env }] } } as Pod);
+    t.seed('', 'pods', { ...base, spec: { ...base.spec, containers: [{ name: 'nginx', image: 'nginx:1.27', env, resources: { requests: { cpu: '250m' } } }] } } as Pod);
     const out = kubectl(t, 'describe pod envs').stdout;
     // a multi-line value continues under the value column
     expect(out).toMatch(/\n {4}Environment:\n {6}PLAIN: +a\n {6} +b\n/);
     expect(out).toMatch(/\n {6}NODE: +node-1 \(v1:spec\.nodeName\)\n/);
     expect(out).toMatch(/\n {6}APP: +web \(v1:metadata\.labels\['app'\]\)\n/);
     expect(out).toMatch(/\n {6}MEM: +node allocatable \(limits\.memory\)\n/);
+    // in the divisor's units: 250m is 250 millicores
+    expect(out).toMatch(/\n {6}CPU_M: +250 \(requests\.cpu\)\n/);
     expect(out).toMatch(/\n {6}CFG: +<set to the key 'mode' of config map 'settings'> +Optional: false\n/);
     expect(out).toMatch(/\n {6}PASS: +<set to the key 'password' in secret 'db'> +Optional: true\n/);
   });

@@ -14,7 +14,7 @@ import type {
   Toleration,
   Volume,
 } from '../../../api/index.ts';
-import { parseRFC3339, podFieldPathValue } from '../../../api/index.ts';
+import { containerResourceValue, parseRFC3339, podFieldPathValue } from '../../../api/index.ts';
 import { humanDuration } from '../duration.ts';
 import { writeEvents } from './events.ts';
 import {
@@ -81,9 +81,11 @@ function writeEnvVar(w: PrefixWriter, e: EnvVar, c: Container, pod: Pod | undefi
     const value = pod ? podFieldPathValue(pod, from.fieldRef.fieldPath) : '';
     w.write(LEVEL_3, `${e.name}:\t${value} (${from.fieldRef.apiVersion ?? 'v1'}:${from.fieldRef.fieldPath})\n`);
   } else if (from.resourceFieldRef) {
-    const resource = from.resourceFieldRef.resource;
-    const [kind, name] = resource.split('.') as [string, string | undefined];
-    let value: string = (kind === 'limits' ? c.resources?.limits : c.resources?.requests)?.[name ?? ''] ?? '0';
+    // ExtractContainerResourceValue on this container, in the divisor's units (no node defaults)
+    const { resource, divisor } = from.resourceFieldRef;
+    const extracted = containerResourceValue({ resource, ...(divisor !== undefined ? { divisor } : {}) }, pod ?? { metadata: {}, spec: { containers: [c] } }, c);
+    if (!extracted.ok) return;
+    let value = extracted.value;
     if (value === '0' && (resource === 'limits.cpu' || resource === 'limits.memory')) value = 'node allocatable';
     w.write(LEVEL_3, `${e.name}:\t${value} (${resource})\n`);
   } else if (from.secretKeyRef) {
