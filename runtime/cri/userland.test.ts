@@ -48,6 +48,21 @@ describe('execInUserland', () => {
 
   it('says plainly when a real program is not simulated', () => {
     expect(run('busybox', 'ls', '/')).toMatchObject({ stderr: 'ls: present in this image, but not simulated by Inside the Control Plane\n', exitCode: 126 });
+    expect(run('busybox', 'ps')).toMatchObject({ exitCode: 126 });
+  });
+
+  it('lists a directory of the files it knows (volume mounts, /etc), one entry per line in byte order', () => {
+    const mounted: ExecEnvironment = { ...env, mountDirs: ['/etc/app', '/empty'], files: { '/etc/app/size': '10', '/etc/app/Color': 'blue', '/etc/app/nested/x': '1', '/etc/hostname': 'web-1\n' } };
+    const ls = (...args: string[]): ExecResult => execInUserland('busybox', ['ls', ...args], mounted);
+    expect(ls('/etc/app')).toMatchObject({ stdout: 'Color\nnested\nsize\n', exitCode: 0 });
+    expect(ls('-1', '/etc/app/')).toMatchObject({ stdout: 'Color\nnested\nsize\n' });
+    expect(ls('/etc/app/nested')).toMatchObject({ stdout: 'x\n' });
+    expect(ls('/etc/app/size')).toMatchObject({ stdout: '/etc/app/size\n' });
+    expect(ls('/empty')).toMatchObject({ stdout: '', exitCode: 0 });
+    expect(ls('/etc/app/nope')).toMatchObject({ stderr: 'ls: /etc/app/nope: No such file or directory\n', exitCode: 1 });
+    expect(execInUserland('debian', ['ls', '/etc/app/nope'], mounted)).toMatchObject({ stderr: "ls: cannot access '/etc/app/nope': No such file or directory\n", exitCode: 2 });
+    // the image's own tree (/etc is not a volume), other options, several paths: not known here, and it says so
+    for (const args of [['/etc'], ['/usr/bin'], ['-la', '/etc/app'], ['/etc/app', '/empty'], []]) expect(ls(...args)).toMatchObject({ exitCode: 126 });
   });
 });
 

@@ -23,6 +23,8 @@ export interface ExecEnvironment {
   env: readonly (readonly [string, string])[];
   /** Files the kubelet mounts into every container (/etc/hosts, /etc/resolv.conf, /etc/hostname). */
   files: Readonly<Record<string, string>>;
+  /** Directories mounted from volumes, whose every file is in `files` (what `ls` may list). */
+  mountDirs?: readonly string[];
   /** The pod's network namespace (absent for host-network pods, whose programs here cannot dial). */
   network?: PodNetworkAccess;
   /** What the process reads on stdin (kubectl exec -i), all of it; nothing when absent. */
@@ -63,7 +65,7 @@ export interface ExecStartFailure {
 
 export type ExecResult = ExecOutput | ExecStartFailure;
 
-const COMMON = ['sh', 'echo', 'cat', 'env', 'printenv', 'hostname', 'true', 'false', 'sleep'];
+const COMMON = ['sh', 'echo', 'cat', 'ls', 'env', 'printenv', 'hostname', 'true', 'false', 'sleep'];
 /** busybox applets that talk to the network. */
 const BUSYBOX_NET = ['wget', 'nslookup'];
 
@@ -93,9 +95,9 @@ const HOST_PROGRAMS: Record<Userland, ReadonlySet<string>> = {
  * process table to show): they answer that plainly instead of pretending the image lacks them.
  */
 const UNSIMULATED: Record<Userland, ReadonlySet<string>> = {
-  debian: new Set(['ls', 'ps', 'date', 'id', 'uname']),
-  alpine: new Set(['ls', 'ps', 'date', 'id', 'uname']),
-  busybox: new Set(['ls', 'ps', 'date', 'id', 'uname']),
+  debian: new Set(['ps', 'date', 'id', 'uname']),
+  alpine: new Set(['ps', 'date', 'id', 'uname']),
+  busybox: new Set(['ps', 'date', 'id', 'uname']),
   distroless: new Set(),
   etcd: new Set(['etcd', 'cp', 'migrate', 'migrate-if-needed.sh']),
 };
@@ -169,6 +171,45 @@ interface Image {
 }
 
 const has = (image: Image, name: string): boolean => PROGRAMS[image.userland].has(name) || image.extra.has(name);
+/**
+ * ls of one path inside a directory volume mount (all of whose files the container's environment
+ * holds): a file prints its name, a directory its entries in byte order, one per line (the output
+ * is not a terminal). Anything else (the image's own tree, several paths, options other than -1)
+ * is outside what the simulation knows, and says so.
+ */
+function listDirectory(args: readonly string[], env: ExecEnvironment, out: ExecOutput, image: Userland): void {
+  const paths = args.filter((a) => a !== '-1');
+  const path = paths[0]?.replace(/\/+$/, '') ?? '';
+  if (paths.length !== 1 || args.some((a) => a.startsWith('-') && a !== '-1') || path === '') {
+    out.stderr += unsimulated('ls');
+    out.exitCode = UNSIMULATED_EXIT;
+    return;
+  }
+  if (env.files[path] !== undefined) {
+    out.stdout += `${paths[0]}\n`;
+    return;
+  }
+  const known = (env.mountDirs ?? []).some((dir) => path === dir || path.startsWith(`${dir}/`));
+  const entries = new Set<string>();
+  if (known) for (const file of Object.keys(env.files)) if (file.startsWith(`${path}/`)) entries.add(file.slice(path.length + 1).split('/')[0]!);
+  if (!known) {
+    out.stderr += unsimulated('ls');
+    out.exitCode = UNSIMULATED_EXIT;
+    return;
+  }
+  if (entries.size === 0 && !(env.mountDirs ?? []).includes(path)) {
+    out.stderr += userlandNoSuchPath(paths[0]!, image);
+    out.exitCode = image === 'debian' ? 2 : 1;
+    return;
+  }
+  out.stdout += [...entries].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((e) => `${e}\n`).join('');
+}
+
+/** ls of a path that does not exist: coreutils' and busybox's wording. */
+function userlandNoSuchPath(path: string, userland: Userland): string {
+  return userland === 'debian' ? `ls: cannot access '${path}': No such file or directory\n` : `ls: ${path}: No such file or directory\n`;
+}
+
 /** Whether a shell of this image finds the command (its builtins, then the image's programs). */
 const shellFinds = (image: Image, name: string): boolean => SHELL_BUILTINS.has(name) || has(image, name);
 
@@ -196,6 +237,8 @@ function runProgram(image: Image, name: string, args: readonly string[], env: Ex
         }
       }
       return;
+    case 'ls':
+      return listDirectory(args, env, out, userland);
     case 'env':
       for (const [k, v] of env.env) out.stdout += `${k}=${v}\n`;
       return;

@@ -29,7 +29,7 @@ const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 export function containerEnvironment(
   d: ContainerEnvironmentConfig, pod: Pod, container: string, podIP: string | undefined,
   resolved?: readonly (readonly [string, string])[], volumeFiles: Readonly<Record<string, string>> = {},
-): ExecEnvironment {
+): ExecEnvironment & { files: Record<string, string> } {
   const name = pod.metadata.name ?? '';
   const hostname = (pod.spec.hostname ?? name).slice(0, 63);
   const spec = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === container);
@@ -40,10 +40,13 @@ export function containerEnvironment(
   const env: [string, string][] = [['PATH', PATH], ['HOSTNAME', hostname], ...services, ...own];
   if (!env.some(([k]) => k === 'HOME')) env.push(['HOME', '/root']);
   const network = podIP && !pod.spec.hostNetwork ? d.podNetwork?.(podIP) : undefined;
+  // a directory volume mount: every file in it is known (a subPath mount is one file or subtree)
+  const mountDirs = (spec?.volumeMounts ?? []).filter((m) => !m.subPath).map((m) => m.mountPath.replace(/\/+$/, ''));
   return {
     hostname,
     env,
     ...(network ? { network } : {}),
+    ...(mountDirs.length > 0 ? { mountDirs } : {}),
     files: {
       ...volumeFiles,
       '/etc/hostname': `${hostname}\n`,

@@ -13,7 +13,7 @@ import { formatPod } from './format.ts';
 import { ProbeManager } from './probes.ts';
 import { containerEnvironment, type ContainerEnvironmentConfig } from './container-env.ts';
 import { fetchSources, referencedSources, resolveEnv } from './env-sources.ts';
-import { containerFiles, mountVolumes, tokenSourceOf, volumeSources, type MountedVolumes } from './volumes.ts';
+import { applyRemount, containerFiles, mountVolumes, remountedSources, remountVolumes, tokenSourceOf, volumeSources, type MountedVolumes } from './volumes.ts';
 import { NETWORK_NOT_READY_ERROR_MSG, NETWORK_NOT_READY_RETRY_MS } from './runtime-state.ts';
 import { computePodStatus, type ContainerRecord } from './status.ts';
 import { overwrittenByOthers, type WrittenStatus } from './status-writes.ts';
@@ -65,6 +65,8 @@ export const SANDBOX_SETUP_MS = 400;
  * is tried again then, even if nothing about the pod changes any more.
  */
 export const STATUS_SYNC_PERIOD_MS = 10_000;
+/** KubeletConfiguration syncFrequency (1m): how often a running pod is synced again, before jitter. */
+export const POD_RESYNC_MS = 60_000;
 
 interface Worker {
   key: string;
@@ -90,6 +92,8 @@ interface Worker {
   volumes?: MountedVolumes;
   /** While a mount keeps failing: the retry back-off, and when the wait last timed out (or began). */
   mount?: { backoffMs: number; lastTimeoutEventMs: number };
+  /** The next periodic sync's remount of the configMap and secret volumes. */
+  remountTimer?: { cancel(): void };
 }
 
 export class PodWorkers {
@@ -243,6 +247,7 @@ export class PodWorkers {
     if (mounted.ok) {
       w.volumes = mounted.volumes;
       delete w.mount;
+      this.scheduleRemount(w);
       return this.afterAsync(w, true);
     }
     const now = this.ctx.now();
@@ -339,6 +344,36 @@ export class PodWorkers {
   }
 
   /**
+   * The pod worker syncs a running pod again every resync interval (1 min, plus up to 50% jitter:
+   * pod_workers.go completeWork), and each sync remounts its configMap and secret volumes from the
+   * objects as they are now (volume manager, RequiresRemount): a changed ConfigMap reaches the files
+   * of running containers within about 90 s, never their environment or subPath mounts. A missing
+   * object is a FailedMount event and the files stay as they were.
+   */
+  private scheduleRemount(w: Worker): void {
+    w.remountTimer?.cancel();
+    if (remountedSources(w.pod).length === 0) return;
+    w.remountTimer = this.ctx.setTimer(POD_RESYNC_MS + this.ctx.rng.nextInt(POD_RESYNC_MS / 2), () => this.remount(w));
+  }
+
+  private remount(w: Worker): void {
+    if (this.workers.get(w.key) !== w || w.terminating || w.pod.metadata.deletionTimestamp || !w.volumes) return;
+    fetchSources(this.d.client, w.pod.metadata.namespace ?? 'default', remountedSources(w.pod), (r) => {
+      if (!this.ctx.isLive() || this.workers.get(w.key) !== w || !w.volumes) return;
+      const m = r.ok ? remountVolumes(w.pod, w.volumes, r.sources) : { ok: false as const, volume: volumeReadingSources(w.pod), error: r.error };
+      if (!m.ok) this.event(w.pod, undefined, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume "${m.volume}" : ${m.error}`);
+      else if (m.changed) {
+        for (const c of [...(w.pod.spec.initContainers ?? []), ...w.pod.spec.containers]) {
+          const files = w.containers.get(c.name)?.files;
+          if (files) applyRemount(files, c, w.volumes, m.volumes);
+        }
+        w.volumes = m.volumes;
+      }
+      this.scheduleRemount(w);
+    });
+  }
+
+  /**
    * generateContainerConfig, then create and start: the environment first, which may need the
    * ConfigMaps and Secrets it names (GETs); one that cannot be made is CreateContainerConfigError,
    * tried again when the pod worker's back-off ends.
@@ -369,16 +404,18 @@ export class PodWorkers {
     const memory = c.resources?.limits?.memory;
     const parsed = memory ? parseQuantity(memory) : undefined;
     const podIP = w.pod.spec.hostNetwork ? undefined : w.podIP;
+    const processEnv = this.d.environment ? containerEnvironment(this.d.environment, w.pod, c.name, podIP, env.env, containerFiles(c, w.volumes)) : undefined;
     const created = this.d.cri.createContainer(w.sandboxId ?? '', {
       name: c.name, image: c.image ?? '', command: [...(c.command ?? []), ...(c.args ?? [])],
       ...(parsed?.ok ? { memoryLimitBytes: parsed.quantity.value() } : {}),
-      ...(this.d.environment ? { env: containerEnvironment(this.d.environment, w.pod, c.name, podIP, env.env, containerFiles(c, w.volumes)) } : {}),
+      ...(processEnv ? { env: processEnv } : {}),
     });
     if (!created.ok) {
       rec.waiting = { reason: 'CreateContainerError', message: created.message };
       this.event(w.pod, c.name, 'Warning', 'Failed', `Error: ${created.message}`);
       return this.writeStatus(w);
     }
+    if (processEnv) rec.files = processEnv.files;
     if (rec.current) {
       if (rec.previous) this.d.cri.removeContainer(rec.previous.id);
       rec.previous = rec.current;
@@ -453,6 +490,7 @@ export class PodWorkers {
 
   private forget(w: Worker): void {
     w.retryTimer?.cancel();
+    w.remountTimer?.cancel();
     for (const name of w.containers.keys()) this.probes.containerStopped(w.key, name);
     if (w.sandboxId) this.d.cri.removePodSandbox(w.sandboxId);
     if (w.podIP && !w.pod.spec.hostNetwork) this.d.cni.tearDownPod(w.podIP);

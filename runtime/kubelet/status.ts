@@ -30,6 +30,11 @@ export interface ContainerRecord {
   started: boolean;
   /** After a CreateContainerConfigError: not tried again before this time (the pod worker's back-off). */
   retryNotBeforeMs?: number;
+  /**
+   * The current container's files as its processes see them, the object the runtime was given:
+   * the kubelet's own directory bind-mounted into the container, which a remount rewrites in place.
+   */
+  files?: Record<string, string>;
 }
 
 export interface PodRuntimeView {

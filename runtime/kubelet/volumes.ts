@@ -111,14 +111,19 @@ export function mountVolumes(pod: Pod, sources: FetchedSources, m: MountContext)
   return { ok: true, volumes };
 }
 
-/** The files a container sees through its volume mounts (subPath mounts one file or directory of the volume). */
-export function containerFiles(c: Container, volumes: MountedVolumes | undefined): Record<string, string> {
+/**
+ * The files a container sees through its volume mounts (subPath mounts one file or directory of the
+ * volume). `withSubPath: false` leaves subPath mounts out: they are bind mounts of what the volume
+ * held when the container started, and never change after (the kubelet's remount does not reach them).
+ */
+export function containerFiles(c: Container, volumes: MountedVolumes | undefined, withSubPath = true): Record<string, string> {
   const out: Record<string, string> = {};
   for (const mount of c.volumeMounts ?? []) {
     const files = volumes?.get(mount.name);
     if (!files) continue;
     const base = mount.mountPath.replace(/\/+$/, '');
     const sub = mount.subPath;
+    if (!withSubPath && sub !== undefined && sub !== '') continue;
     for (const [path, content] of Object.entries(files)) {
       if (sub === undefined || sub === '') out[`${base}/${path}`] = content;
       else if (path === sub) out[base] = content;
@@ -126,4 +131,52 @@ export function containerFiles(c: Container, volumes: MountedVolumes | undefined
     }
   }
   return out;
+}
+
+/**
+ * The ConfigMaps and Secrets of the pod's configMap and secret volumes: the volumes the kubelet
+ * mounts again on every pod sync (their plugins' RequiresRemount), so a changed object reaches the
+ * files. The kube-api-access projected volume is not remounted here (its token is not rotated).
+ */
+export function remountedSources(pod: Pod): { kind: SourceKind; name: string }[] {
+  const out: { kind: SourceKind; name: string }[] = [];
+  for (const v of pod.spec.volumes ?? []) {
+    const ref = v.configMap ? { kind: 'ConfigMap' as const, name: v.configMap.name ?? '' } : v.secret ? { kind: 'Secret' as const, name: v.secret.secretName ?? '' } : undefined;
+    if (ref && !out.some((s) => s.kind === ref.kind && s.name === ref.name)) out.push(ref);
+  }
+  return out;
+}
+
+/** The volumes after a remount of the configMap and secret ones from `sources`, or the first that failed. */
+export function remountVolumes(pod: Pod, volumes: MountedVolumes, sources: FetchedSources): { ok: true; volumes: MountedVolumes; changed: boolean } | { ok: false; volume: string; error: string } {
+  const next = new Map(volumes);
+  let changed = false;
+  for (const v of pod.spec.volumes ?? []) {
+    if (!v.configMap && !v.secret) continue;
+    const r = mountOne(pod, v, sources, {});
+    if (!r.ok) return { ok: false, volume: v.name, error: r.error };
+    if (!sameFiles(volumes.get(v.name), r.files)) {
+      next.set(v.name, r.files);
+      changed = true;
+    }
+  }
+  return { ok: true, volumes: next, changed };
+}
+
+function sameFiles(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>>): boolean {
+  if (!a) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/**
+ * Rewrites a running container's view of its mounts after a remount, as the atomic writer swaps a
+ * volume's ..data directory: files that went away are gone, new and changed ones appear at once.
+ * subPath mounts and every other file (/etc/hosts...) stay as they are.
+ */
+export function applyRemount(files: Record<string, string>, c: Container, before: MountedVolumes, after: MountedVolumes): void {
+  const old = containerFiles(c, before, false);
+  const next = containerFiles(c, after, false);
+  for (const path of Object.keys(old)) if (!(path in next)) delete files[path];
+  Object.assign(files, next);
 }
