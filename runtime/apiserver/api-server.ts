@@ -6,7 +6,7 @@
 // replica loses nothing.
 import {
   SIMULATION_EPOCH_MS, apiVersionOf, forbiddenMessage, newBadRequest, newForbidden, newInternalError, newNotFound,
-  newUnauthorized, rfc3339, type ClusterRole, type ClusterRoleBinding, type KubeObject, type ResourceInfo, type Role,
+  newUnauthorized, rfc3339, type ClusterRole, type ClusterRoleBinding, type KubeObject, type Pod, type ResourceInfo, type Role,
   type RoleBinding, type Status,
 } from '../api/index.ts';
 import type { EtcdClient } from '../etcd/index.ts';
@@ -18,7 +18,9 @@ import { Authenticator, type AuthenticatorOptions } from './authn/authenticator.
 import { impersonate } from './authn/impersonation.ts';
 import type { UserInfo } from './authn/user.ts';
 import type { Attributes, Authorizer } from './authz/attributes.ts';
+import { NodeAuthorizer } from './authz/node/node-authorizer.ts';
 import { RbacAuthorizer, type RbacLister } from './authz/rbac/authorizer.ts';
+import { buildPredicate } from './watch-cache/filter.ts';
 import { PrivilegedGroupsAuthorizer, UnionAuthorizer } from './authz/union.ts';
 import { parseQuery, runHealthChecks, runOneHealthCheck, type HealthCheck, type HealthQuery } from './health.ts';
 import { bootstrapObjects } from './bootstrap.ts';
@@ -136,7 +138,8 @@ export class ApiServer implements ApiEndpoint {
       ...(options.serviceAccountKey !== undefined ? { serviceAccountKey: options.serviceAccountKey } : {}),
       nowSeconds: () => Math.floor((SIMULATION_EPOCH_MS + this.clock.now()) / 1000),
     });
-    this.authorizer = new UnionAuthorizer([new PrivilegedGroupsAuthorizer(), new RbacAuthorizer(this.rbacLister())]);
+    // kubeadm's --authorization-mode=Node,RBAC, after the privileged-group authorizer
+    this.authorizer = new UnionAuthorizer([new PrivilegedGroupsAuthorizer(), new NodeAuthorizer((node) => this.podsOnNode(node)), new RbacAuthorizer(this.rbacLister())]);
     this.admission = new AdmissionChain(options.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS);
     this.admissionContext = {
       cached: (g, r, ns, name) => this.cachedObject(g, r, ns, name),
@@ -546,6 +549,12 @@ export class ApiServer implements ApiEndpoint {
   private readonly afterFn = (delayMs: number, fn: () => void): void => void this.clock.setTimer(delayMs, fn);
   private readonly randomIntFn = (n: number): number => this.options.rng.nextInt(n);
   private readonly cacheForFn = (group: string, resource: string): WatchCache | undefined => this.cache(group, resource);
+
+  /** The pods bound to a node, from the pod watch cache's spec.nodeName index (the Node authorizer's graph). */
+  private podsOnNode(node: string): Pod[] {
+    const p = buildPredicate('Pod', { fieldSelector: `spec.nodeName=${node}` });
+    return (p.ok ? this.cache('', 'pods')?.list(p.predicate) ?? [] : []) as Pod[];
+  }
 
   private rbacLister(): RbacLister {
     const G = 'rbac.authorization.k8s.io';

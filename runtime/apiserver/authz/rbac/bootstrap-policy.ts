@@ -106,6 +106,11 @@ const CLOUD_CONTROLLER_MANAGER_RULES: PolicyRule[] = [
   rule(['create', 'get'], [''], ['serviceaccounts']),
 ];
 
+/** bootstrappolicy.NodeRules: the system:node ClusterRole, and the Node authorizer's static rules. */
+export function nodeRules(): PolicyRule[] {
+  return NODE_RULES.map((r) => ({ ...r }));
+}
+
 const NODE_RULES: PolicyRule[] = [
   rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
   rule(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews', 'subjectaccessreviews']),
@@ -195,9 +200,8 @@ function binding(roleName: string, subjects: Subject[], name = roleName): Cluste
 }
 
 /**
- * The bootstrap ClusterRoleBindings (policy.go ClusterRoleBindings()).
- * One addition: upstream binds no one to system:node (the Node authorizer serves kubelets); we have
- * no Node authorizer, so the system:nodes group is bound to system:node as in Kubernetes <= 1.7.
+ * The bootstrap ClusterRoleBindings (policy.go ClusterRoleBindings()). system:node binds no one:
+ * since Kubernetes 1.8 the Node authorizer serves kubelets (authz/node).
  */
 export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
   return [
@@ -208,7 +212,7 @@ export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
     binding('system:kube-controller-manager', [user('system:kube-controller-manager')]),
     binding('system:kube-scheduler', [user('system:kube-scheduler')]),
     binding('system:monitoring', [group('system:monitoring')]),
-    binding('system:node', [group('system:nodes')]),
+    binding('system:node', []),
     binding('system:node-proxier', [user('system:kube-proxy')]),
     binding('system:public-info-viewer', [group('system:authenticated'), group('system:unauthenticated')]),
     ...CONTROLLER_ROLE_BINDINGS.map((b) => binding(b.role, [{ kind: 'ServiceAccount', name: b.serviceAccount, namespace: 'kube-system' }])),
