@@ -235,7 +235,7 @@ describe('metrics and audit', () => {
       'RequestReceived', 'Authentication', 'Authorization',
       'MutatingAdmission:LimitRanger', 'MutatingAdmission:ServiceAccount', 'MutatingAdmission:TaintNodesByCondition', 'MutatingAdmission:Priority', 'MutatingAdmission:DefaultTolerationSeconds',
       'Validation',
-      'ValidatingAdmission:NamespaceLifecycle', 'ValidatingAdmission:LimitRanger', 'ValidatingAdmission:ServiceAccount', 'ValidatingAdmission:Priority', 'ValidatingAdmission:ResourceQuota',
+      'ValidatingAdmission:NamespaceLifecycle', 'ValidatingAdmission:LimitRanger', 'ValidatingAdmission:ServiceAccount', 'ValidatingAdmission:NodeRestriction', 'ValidatingAdmission:Priority', 'ValidatingAdmission:ResourceQuota',
       'Storage', 'ResponseComplete',
     ]);
     expect(e.stages.at(-2)!.detail).toMatch(/^etcd txn create \/registry\/pods\/default\/web at revision \d+$/);
