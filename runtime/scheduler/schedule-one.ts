@@ -13,7 +13,7 @@ import {
   type NodeScore,
   type Status,
 } from './framework/interface.ts';
-import { cloneCycleState, type CycleContext, type FilterFn, type PostFilterResult } from './framework/cycle.ts';
+import { cloneCycleState, mergeNodeNames, type CycleContext, type FilterFn, type PostFilterResult } from './framework/cycle.ts';
 import { addPod, cloneNodeInfo, type SchedNodeInfo } from './framework/node-info.ts';
 import { newPodInfo, type SchedPodInfo } from './framework/pod-info.ts';
 import type { Snapshot } from './framework/snapshot.ts';
@@ -197,13 +197,6 @@ function finish(
   return outcome;
 }
 
-/** PreFilterResult.Merge: the nodes in both sets (null stands for all nodes). */
-function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string>): Set<string> {
-  const out = new Set<string>();
-  for (const n of b) if (a === null || a.has(n)) out.add(n);
-  return out;
-}
-
 /** What RunPreFilterPlugins returns: the status, the merged node set, the plugins behind both. */
 interface PreFilterOutcome {
   status: Status;
@@ -220,7 +213,7 @@ interface PreFilterOutcome {
  * rejects the pod, naming the plugins that returned sets.
  */
 function runPreFilter(c: Cycle): Step<PreFilterOutcome> {
-  let nodeNames: Set<string> | null = null;
+  let nodeNames: ReadonlySet<string> | null = null;
   const withNodes = new Set<string>();
   let rejected: { status: Status; plugin: string } | undefined;
   for (const pl of c.input.profile.preFilter) {
@@ -247,8 +240,8 @@ function runPreFilter(c: Cycle): Step<PreFilterOutcome> {
     if (!result) continue;
     withNodes.add(pl.name);
     c.record.preFilterResult.set(pl.name, [...result.nodeNames].sort());
-    nodeNames = intersect(nodeNames, result.nodeNames);
-    if (nodeNames.size === 0) {
+    nodeNames = mergeNodeNames(nodeNames, result.nodeNames);
+    if (nodeNames?.size === 0) {
       const names = [...withNodes].sort();
       const msg = names.length === 1 ? `node(s) didn't satisfy plugin ${names[0]}` : `node(s) didn't satisfy plugin(s) [${names.join(' ')}] simultaneously`;
       return { ok: true, value: { status: unresolvable(msg), nodeNames, plugins: withNodes } };

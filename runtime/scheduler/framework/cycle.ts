@@ -17,6 +17,18 @@ export interface PreFilterResult {
   nodeNames: ReadonlySet<string>;
 }
 
+/**
+ * PreFilterResult.Merge: the nodes both sets allow, where null stands for every node (so merging
+ * with null keeps the other set).
+ */
+export function mergeNodeNames(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null): ReadonlySet<string> | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  const out = new Set<string>();
+  for (const n of a) if (b.has(n)) out.add(n);
+  return out;
+}
+
 /** Everything the cycle knows that a plugin may read: all nodes of the snapshot, and more. */
 export interface CycleContext {
   /** All nodes in the snapshot, in snapshot order. */

@@ -4,7 +4,7 @@
 // matches, normalized so the best node gets 100.
 import type { NodeSelectorTerm, Pod, PreferredSchedulingTerm } from '../../../api/index.ts';
 import { MAX_NODE_SCORE, type ScorePlugin } from '../../framework/interface.ts';
-import type { FilterPlugin, PreFilterPlugin, PreScorePlugin } from '../../framework/cycle.ts';
+import { mergeNodeNames, type FilterPlugin, type PreFilterPlugin, type PreScorePlugin } from '../../framework/cycle.ts';
 import type { SchedNode, SchedNodeInfo } from '../../framework/node-info.ts';
 import type { SchedPodInfo } from '../../framework/pod-info.ts';
 import { errorStatus, skip, success, unresolvable } from '../../framework/status.ts';
@@ -21,26 +21,18 @@ const PRE_SCORE_KEY = 'PreScore' + NAME;
 /** Every required term names nodes, and no node is named by all requirements of any term. */
 export const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
 
-function intersection(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
-  const out = new Set<string>();
-  for (const x of a) if (b.has(x)) out.add(x);
-  return out;
-}
-
 /**
  * The nodes the required terms allow by name (matchFields metadata.name In [...]), as PreFilter
  * returns them: each term's name requirements are ANDed (intersected), the terms ORed (united).
  * null when some term does not restrict names (any node may match it), or there are no terms.
  */
-function requiredNodeNames(terms: readonly NodeSelectorTerm[]): Set<string> | null {
+function requiredNodeNames(terms: readonly NodeSelectorTerm[]): ReadonlySet<string> | null {
   if (terms.length === 0) return null;
   let names: Set<string> | null = null;
   for (const t of terms) {
-    let termNames: Set<string> | null = null;
+    let termNames: ReadonlySet<string> | null = null;
     for (const r of t.matchFields ?? []) {
-      if (r.key !== 'metadata.name' || r.operator !== 'In') continue;
-      const values = new Set(r.values ?? []);
-      termNames = termNames === null ? values : intersection(termNames, values);
+      if (r.key === 'metadata.name' && r.operator === 'In') termNames = mergeNodeNames(termNames, new Set(r.values ?? []));
     }
     if (termNames === null) return null;
     names = new Set([...(names ?? []), ...termNames]);
