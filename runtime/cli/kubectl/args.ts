@@ -290,6 +290,8 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
   'config current-context': [],
   'config use-context': [],
   'config set-context': [f('current', 'bool'), f('cluster', 'string'), f('user', 'string')],
+  'config set-credentials': [f('client-certificate', 'string'), f('client-key', 'string'), f('embed-certs', 'bool'), f('username', 'string'), f('password', 'string')],
+  'config delete-context': [],
 };
 
 /** Commands with subcommands: the parent alone prints its help, like cobra. */

@@ -3,7 +3,7 @@
 import type { KubeObject, ResourceInfo, Status } from '../../api/index.ts';
 import type { ParsedArgs } from './args.ts';
 import { flagBool, flagString, flagStrings } from './args.ts';
-import { contextNamespace, type Kubeconfig } from './kubeconfig.ts';
+import { contextCredentials, contextNamespace, type Kubeconfig } from './kubeconfig.ts';
 import { clientError, formatStatusError } from './errors.ts';
 import type {
   GroupVersionResource,
@@ -104,15 +104,23 @@ export class Ctx {
   request(req: Omit<KubeRequest, 'impersonate'>, done: (res: KubeResponse) => void): void {
     if (this.dryRunPrint === 'server' && WRITE_VERBS.has(req.verb)) req = { ...req, query: { ...req.query, dryRun: 'All' } };
     const impersonate = this.impersonation();
-    const token = flagString(this.args, 'token');
+    const token = this.bearerToken();
     this.transport.request({ ...req, ...(impersonate ? { impersonate } : {}), ...(token ? { token } : {}) }, done);
   }
 
   /** A GET of a path (`get --raw`), with this invocation's impersonation headers. */
   raw(path: string, done: Parameters<KubeTransport['raw']>[1]): void {
     const impersonate = this.impersonation();
-    const token = flagString(this.args, 'token');
+    const token = this.bearerToken();
     this.transport.raw({ path, ...(impersonate ? { impersonate } : {}), ...(token ? { token } : {}) }, done);
+  }
+
+  /** --token, else the token of the context's user in the kubeconfig (set-credentials --token). */
+  private bearerToken(): string | undefined {
+    const flag = flagString(this.args, 'token');
+    if (flag) return flag;
+    const creds = this.io.kubeconfig ? contextCredentials(this.io.kubeconfig, flagString(this.args, 'context')) : undefined;
+    return creds?.ok ? creds.token : undefined;
   }
 
   /** --as and --as-group, as Impersonate-User and Impersonate-Group headers. */

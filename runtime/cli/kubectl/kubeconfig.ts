@@ -13,7 +13,8 @@ export interface KubeconfigContext {
 /** The terminal's kubeconfig: kept between commands, changed by `config use-context` and `set-context`. */
 export interface Kubeconfig {
   clusters: { name: string; server: string }[];
-  users: { name: string }[];
+  /** A user's bearer token (set-credentials --token); none: kubeadm's admin client certificate. */
+  users: { name: string; token?: string }[];
   contexts: KubeconfigContext[];
   currentContext: string;
 }
@@ -31,4 +32,21 @@ export function adminKubeconfig(server: string): Kubeconfig {
 /** The namespace commands use when -n is not given: the current (or --context) context's. */
 export function contextNamespace(config: Kubeconfig, contextName?: string): string | undefined {
   return config.contexts.find((c) => c.name === (contextName ?? config.currentContext))?.namespace;
+}
+
+/**
+ * The credentials the current (or --context) context's user holds: a token set with
+ * set-credentials, nothing for a user without one (the terminal's admin certificate), or an error
+ * when the context or its user is not in the kubeconfig (clientcmd's validation).
+ */
+export function contextCredentials(config: Kubeconfig, contextName?: string): { ok: true; token?: string } | { ok: false; error: string } {
+  const name = contextName ?? config.currentContext;
+  const context = config.contexts.find((c) => c.name === name);
+  if (!context) {
+    if (contextName !== undefined) return { ok: false, error: `context "${name}" does not exist` };
+    return name === '' ? { ok: true } : { ok: false, error: `invalid configuration: context was not found for specified context: ${name}` };
+  }
+  const user = config.users.find((u) => u.name === context.user);
+  if (!user) return { ok: false, error: `invalid configuration: user "${context.user}" was not found for context "${context.name}"` };
+  return user.token !== undefined ? { ok: true, token: user.token } : { ok: true };
 }

@@ -1,7 +1,8 @@
 // The kubectl entry point: one command line in, { stdout, stderr, exitCode } out by callback.
 // Parsing errors never reach the cluster; each command talks to the API server only through
 // the transport.
-import { parseArgs, flagBool } from './args.ts';
+import { parseArgs, flagBool, flagString } from './args.ts';
+import { contextCredentials } from './kubeconfig.ts';
 import { runApiResources, runApiVersions } from './commands/api-resources.ts';
 import { runApply, runCreateFromFiles } from './commands/apply.ts';
 import { runDescribe } from './commands/describe.ts';
@@ -34,7 +35,7 @@ import { runEvents } from './commands/events.ts';
 import { runWait } from './commands/wait.ts';
 import { runReplace } from './commands/replace.ts';
 import {
-  runConfigCurrentContext, runConfigGetClusters, runConfigGetContexts, runConfigGetUsers, runConfigSetContext, runConfigUseContext, runConfigView,
+  runConfigCurrentContext, runConfigGetClusters, runConfigGetContexts, runConfigGetUsers, runConfigDeleteContext, runConfigSetContext, runConfigSetCredentials, runConfigUseContext, runConfigView,
 } from './commands/config.ts';
 import { Ctx, type KubectlIo, type KubectlResult } from './context.ts';
 import { clientError } from './errors.ts';
@@ -89,6 +90,8 @@ const COMMANDS: Record<string, Command> = {
   'config current-context': runConfigCurrentContext,
   'config use-context': runConfigUseContext,
   'config set-context': runConfigSetContext,
+  'config set-credentials': runConfigSetCredentials,
+  'config delete-context': runConfigDeleteContext,
 };
 
 /**
@@ -120,6 +123,12 @@ export function runKubectl(
     });
   if (!command) {
     ctx.error(`"kubectl ${parsed.args.command}" is not available in this simulation`);
+    return done({ stdout: '', stderr: ctx.stderr, exitCode: 1 });
+  }
+  // clientcmd validates the context before a command that talks to the cluster builds its client
+  const creds = io.kubeconfig && !parsed.args.command.startsWith('config ') ? contextCredentials(io.kubeconfig, flagString(parsed.args, 'context')) : undefined;
+  if (creds && !creds.ok) {
+    ctx.error(creds.error);
     return done({ stdout: '', stderr: ctx.stderr, exitCode: 1 });
   }
   let finished = false;

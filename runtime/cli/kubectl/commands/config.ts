@@ -1,11 +1,12 @@
 // kubectl config view | get-contexts | get-clusters | get-users | current-context | use-context |
-// set-context: the terminal's kubeconfig, as kubeadm writes admin.conf (cluster "kubernetes", user
+// set-context | set-credentials | delete-context: the terminal's kubeconfig, as kubeadm writes admin.conf (cluster "kubernetes", user
 // "kubernetes-admin", context "kubernetes-admin@kubernetes"). mirrors
 // staging/src/k8s.io/kubectl/pkg/cmd/config/{view.go, get_contexts.go, current_context.go,
 // use_context.go, set_context.go}. The context's namespace is every later command's default
-// namespace, which is why `config set-context --current --namespace=dev` is worth having. Credentials
-// print as DATA+OMITTED, as view does without --raw (which is not offered: the simulation's
-// credentials are not certificates).
+// namespace, which is why `config set-context --current --namespace=dev` is worth having; the
+// context's user is every later command's identity (a token from set-credentials, else the admin
+// certificate). Credentials print as DATA+OMITTED and tokens as REDACTED, as view does without --raw
+// (which is not offered: the simulation's certificates are not real ones).
 import { flagBool, flagString } from '../args.ts';
 import type { Kubeconfig } from '../kubeconfig.ts';
 import type { Ctx } from '../context.ts';
@@ -13,11 +14,17 @@ import { parseOutputFormat } from '../printers/output.ts';
 import { alignTabs, GET_TABWRITER } from '../printers/tabwriter.ts';
 import { toYAML } from '../printers/yaml-emit.ts';
 
+/** Where kubeadm's admin.conf is copied for the terminal's user ($HOME/.kube/config). */
+const KUBECONFIG_PATH = '/root/.kube/config';
+
 const byName = <T extends { name: string }>(xs: readonly T[]): T[] => [...xs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-/** The kubeconfig as `config view` prints it (its keys sorted, as kubectl's printer does). */
-function viewObject(config: Kubeconfig, minify: boolean): Record<string, unknown> {
-  const current = config.contexts.find((c) => c.name === config.currentContext);
+/**
+ * The kubeconfig as `config view` prints it (its keys sorted, as kubectl's printer does); --minify
+ * keeps only what the current context (or --context) uses, and names it current.
+ */
+function viewObject(config: Kubeconfig, minify: boolean, contextName: string): Record<string, unknown> {
+  const current = config.contexts.find((c) => c.name === contextName);
   const contexts = minify ? (current ? [current] : []) : byName(config.contexts);
   const clusters = minify ? config.clusters.filter((c) => c.name === current?.cluster) : byName(config.clusters);
   const users = minify ? config.users.filter((u) => u.name === current?.user) : byName(config.users);
@@ -25,10 +32,10 @@ function viewObject(config: Kubeconfig, minify: boolean): Record<string, unknown
     apiVersion: 'v1',
     clusters: clusters.map((c) => ({ cluster: { 'certificate-authority-data': 'DATA+OMITTED', server: c.server }, name: c.name })),
     contexts: contexts.map((c) => ({ context: { cluster: c.cluster, ...(c.namespace ? { namespace: c.namespace } : {}), user: c.user }, name: c.name })),
-    'current-context': config.currentContext,
+    'current-context': minify ? contextName : config.currentContext,
     kind: 'Config',
     preferences: {},
-    users: users.map((u) => ({ name: u.name, user: { 'client-certificate-data': 'DATA+OMITTED', 'client-key-data': 'DATA+OMITTED' } })),
+    users: users.map((u) => ({ name: u.name, user: u.token !== undefined ? { token: 'REDACTED' } : { 'client-certificate-data': 'DATA+OMITTED', 'client-key-data': 'DATA+OMITTED' } })),
   };
 }
 
@@ -42,7 +49,7 @@ export function runConfigView(ctx: Ctx, done: () => void): void {
   const config = configOf(ctx);
   if (!config) return done();
   const output = flagString(ctx.args, 'output') ?? 'yaml';
-  const view = viewObject(config, flagBool(ctx.args, 'minify'));
+  const view = viewObject(config, flagBool(ctx.args, 'minify'), flagString(ctx.args, 'context') ?? config.currentContext);
   if (output === 'json') ctx.out(`${JSON.stringify(view, null, 4)}\n`);
   else if (output === 'yaml') ctx.out(toYAML(view));
   else {
@@ -137,5 +144,59 @@ export function runConfigSetContext(ctx: Ctx, done: () => void): void {
     else context.namespace = namespace;
   }
   ctx.out(`Context "${name}" ${created ? 'created' : 'modified'}.\n`);
+  done();
+}
+
+/**
+ * set-credentials NAME --token=T: a user who authenticates with a bearer token (a ServiceAccount's,
+ * from `kubectl create token`); a context naming it makes every command send it. Client certificate
+ * and key files cannot be given: the terminal has no files.
+ */
+export function runConfigSetCredentials(ctx: Ctx, done: () => void): void {
+  const config = configOf(ctx);
+  if (!config) return done();
+  const [name] = ctx.args.positionals;
+  if (name === undefined || ctx.args.positionals.length !== 1) {
+    ctx.error("Unexpected args: []\nSee 'kubectl config set-credentials -h' for help and examples");
+    return done();
+  }
+  for (const flag of ['client-certificate', 'client-key', 'username', 'password']) {
+    if (flagString(ctx.args, flag) !== undefined) {
+      ctx.error(`--${flag} is not available in this simulation: use --token (kubectl create token <serviceaccount>)`);
+      return done();
+    }
+  }
+  let user = config.users.find((u) => u.name === name);
+  if (!user) {
+    user = { name };
+    config.users.push(user);
+  }
+  const token = flagString(ctx.args, 'token');
+  if (token !== undefined) {
+    if (token === '') delete user.token;
+    else user.token = token;
+  }
+  ctx.out(`User "${name}" set.\n`);
+  done();
+}
+
+/** delete-context NAME (delete_context.go): the current context can be deleted too, with a warning; commands then fail until use-context. */
+export function runConfigDeleteContext(ctx: Ctx, done: () => void): void {
+  const config = configOf(ctx);
+  if (!config) return done();
+  const [name] = ctx.args.positionals;
+  if (name === undefined || ctx.args.positionals.length !== 1) {
+    ctx.error("Unexpected args: []\nSee 'kubectl config delete-context -h' for help and examples");
+    return done();
+  }
+  const i = config.contexts.findIndex((c) => c.name === name);
+  if (i < 0) {
+    ctx.error(`cannot delete context ${name}, not in ${KUBECONFIG_PATH}`);
+    return done();
+  }
+  // the current-context stays as it was, naming a context that is gone
+  if (config.currentContext === name) ctx.out('warning: this removed your active context, use "kubectl config use-context" to select a different one\n');
+  config.contexts.splice(i, 1);
+  ctx.out(`deleted context ${name} from ${KUBECONFIG_PATH}\n`);
   done();
 }
