@@ -4,12 +4,11 @@
 // status of only its own pods, evicts only its own pods, modifies only its own Node object,
 // creates only its own Lease, and asks for ServiceAccount tokens only bound to its own pods.
 import type { KubeObject, Lease, Pod } from '../../../api/index.ts';
-import { nodeIdentity } from '../../authz/node/node-authorizer.ts';
+import { NODE_LEASE_NAMESPACE, OTHER_NODE_LEASE, nodeIdentity } from '../../authz/node/node-authorizer.ts';
 import { admissionForbidden } from '../forbidden.ts';
 import type { AdmissionAttributes, AdmissionContext, AdmissionDone, AdmissionPlugin } from '../types.ts';
 
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
-const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 /** The stored object (a cache miss is read from etcd: it may have been created a moment ago). */
 function existing(ctx: AdmissionContext, a: AdmissionAttributes, cb: (o: KubeObject | undefined) => void): void {
@@ -84,7 +83,7 @@ export const nodeRestriction: AdmissionPlugin = {
     if (group === 'coordination.k8s.io' && resource === 'leases' && a.operation === 'CREATE') {
       const lease = a.object as Lease | undefined;
       const ok = a.namespace === NODE_LEASE_NAMESPACE && lease?.metadata.name === node;
-      return done(ok ? undefined : admissionForbidden(a, 'can only access node lease with the same name as the requesting node'));
+      return done(ok ? undefined : admissionForbidden(a, OTHER_NODE_LEASE));
     }
     done();
   },

@@ -14,7 +14,9 @@ import { nodeRules } from '../rbac/bootstrap-policy.ts';
 import { podReferences, type ReferencedKind } from './pod-references.ts';
 
 const NODE_USER_PREFIX = 'system:node:';
-const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+/** The refusal of another node's Lease (the authorizer, and NodeRestriction on create, say the same). */
+export const OTHER_NODE_LEASE = 'can only access node lease with the same name as the requesting node';
 
 /** nodeidentifier.NodeIdentity: the node's name, '' for a node user without one, undefined for anyone else. */
 export function nodeIdentity(user: UserInfo): string | undefined {
@@ -84,7 +86,7 @@ export class NodeAuthorizer implements Authorizer {
     if (!['get', 'create', 'update', 'patch', 'delete'].includes(a.verb)) return noOpinion('can only get, create, update, patch, or delete a node lease');
     if (a.namespace !== NODE_LEASE_NAMESPACE) return noOpinion(`can only access leases in the "${NODE_LEASE_NAMESPACE}" system namespace`);
     // the name is unknown on create (the NodeRestriction admission plugin checks it then)
-    if (a.verb !== 'create' && a.name !== node) return noOpinion('can only access node lease with the same name as the requesting node');
+    if (a.verb !== 'create' && a.name !== node) return noOpinion(OTHER_NODE_LEASE);
     return allow();
   }
 

@@ -96,14 +96,19 @@ export function runConfigCurrentContext(ctx: Ctx, done: () => void): void {
   done();
 }
 
+/** The one NAME a subcommand takes, or undefined after cobra's "Unexpected args" error. */
+function oneName(ctx: Ctx, subcommand: string): string | undefined {
+  const [name] = ctx.args.positionals;
+  if (name !== undefined && ctx.args.positionals.length === 1) return name;
+  ctx.error(`Unexpected args: []\nSee 'kubectl config ${subcommand} -h' for help and examples`);
+  return undefined;
+}
+
 export function runConfigUseContext(ctx: Ctx, done: () => void): void {
   const config = configOf(ctx);
-  const [name] = ctx.args.positionals;
   if (!config) return done();
-  if (name === undefined || ctx.args.positionals.length !== 1) {
-    ctx.error("Unexpected args: []\nSee 'kubectl config use-context -h' for help and examples");
-    return done();
-  }
+  const name = oneName(ctx, 'use-context');
+  if (name === undefined) return done();
   if (!config.contexts.some((c) => c.name === name)) {
     ctx.error(`no context exists with the name: "${name}"`);
     return done();
@@ -155,11 +160,8 @@ export function runConfigSetContext(ctx: Ctx, done: () => void): void {
 export function runConfigSetCredentials(ctx: Ctx, done: () => void): void {
   const config = configOf(ctx);
   if (!config) return done();
-  const [name] = ctx.args.positionals;
-  if (name === undefined || ctx.args.positionals.length !== 1) {
-    ctx.error("Unexpected args: []\nSee 'kubectl config set-credentials -h' for help and examples");
-    return done();
-  }
+  const name = oneName(ctx, 'set-credentials');
+  if (name === undefined) return done();
   for (const flag of ['client-certificate', 'client-key', 'username', 'password']) {
     if (flagString(ctx.args, flag) !== undefined) {
       ctx.error(`--${flag} is not available in this simulation: use --token (kubectl create token <serviceaccount>)`);
@@ -184,11 +186,8 @@ export function runConfigSetCredentials(ctx: Ctx, done: () => void): void {
 export function runConfigDeleteContext(ctx: Ctx, done: () => void): void {
   const config = configOf(ctx);
   if (!config) return done();
-  const [name] = ctx.args.positionals;
-  if (name === undefined || ctx.args.positionals.length !== 1) {
-    ctx.error("Unexpected args: []\nSee 'kubectl config delete-context -h' for help and examples");
-    return done();
-  }
+  const name = oneName(ctx, 'delete-context');
+  if (name === undefined) return done();
   const i = config.contexts.findIndex((c) => c.name === name);
   if (i < 0) {
     ctx.error(`cannot delete context ${name}, not in ${KUBECONFIG_PATH}`);
