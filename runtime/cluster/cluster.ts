@@ -48,7 +48,12 @@ export interface Faults {
 }
 
 export interface Cluster {
-  kubectl(args: string, opts?: { stdin?: string }): Promise<CommandResult>;
+  /**
+   * Runs one kubectl command. `files` are the terminal's files that `-f <path>` (apply, create,
+   * delete, replace) reads, so a chapter's `kubectl apply -f web.yaml` names its manifest as a
+   * reader's shell would.
+   */
+  kubectl(args: string, opts?: { stdin?: string; files?: Readonly<Record<string, string>> }): Promise<CommandResult>;
   etcdctl(args: string, opts?: { stdin?: string }): Promise<CommandResult>;
   /** Runs simulated time forward. */
   advance(ms: number): Promise<void>;
@@ -213,7 +218,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, kubeconfig, watchForMs: KUBECTL_WATCH_WINDOW_MS, waitForeverMs: KUBECTL_WAIT_FOREVER_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
       // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
       const proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now());
-      const result = run((done) => runKubectl(args, kubectlTransport(proc.client, proc.warn), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'kubectl');
+      const result = run((done) => runKubectl(args, kubectlTransport(proc.client, proc.warn), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}), ...(opts.files !== undefined ? { files: opts.files } : {}) }, done), 'kubectl');
       proc.client.endConnection(); // the kubectl process exits
       return { ...result, stderr: proc.stderr() + result.stderr };
     },

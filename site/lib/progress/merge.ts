@@ -19,8 +19,17 @@ function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }
 
+/** Self-check answers: the earliest answer to each question wins (it is the "first try"). */
+function mergeChecks(a: ChapterProgress['checks'], b: ChapterProgress['checks']): ChapterProgress['checks'] {
+  if (!a) return b;
+  if (!b) return a;
+  const out = { ...a };
+  for (const [q, answer] of Object.entries(b)) if (!out[q] || answer.at < out[q].at) out[q] = answer;
+  return out;
+}
+
 function mergeChapter(a: ChapterProgress = {}, b: ChapterProgress = {}): ChapterProgress {
-  return withoutUndefined({ visitedAt: earliest(a.visitedAt, b.visitedAt), readAt: earliest(a.readAt, b.readAt) });
+  return withoutUndefined({ visitedAt: earliest(a.visitedAt, b.visitedAt), readAt: earliest(a.readAt, b.readAt), checks: mergeChecks(a.checks, b.checks) });
 }
 
 function mergeLab(a: LabProgress = {}, b: LabProgress = {}): LabProgress {

@@ -31,6 +31,16 @@ export interface ChapterProgress {
   visitedAt?: string;
   /** Set when the reader reached the end of the chapter. */
   readAt?: string;
+  /**
+   * The self-check questions answered, by question id ("q1"...): whether the first answer checked
+   * was right, and when. An optional field added within version 2 (older saves simply lack it).
+   */
+  checks?: Record<string, SelfCheckAnswer>;
+}
+
+export interface SelfCheckAnswer {
+  correct: boolean;
+  at: string;
 }
 
 /** Version 2 (current). */

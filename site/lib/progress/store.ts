@@ -82,6 +82,15 @@ export class ProgressStore {
     return this.commit({ ...this.progress, chapters: { ...this.progress.chapters, [id]: { visitedAt: chapter.visitedAt ?? at, readAt: at } } });
   }
 
+  /** Records a self-check answer; only the first answer to a question counts (a first try). */
+  recordCheck(chapterId: string, questionId: string, correct: boolean): SaveResult {
+    const chapter = this.progress.chapters[chapterId] ?? {};
+    if (chapter.checks?.[questionId]) return { ok: true };
+    const at = this.now().toISOString();
+    const checks = { ...chapter.checks, [questionId]: { correct, at } };
+    return this.commit({ ...this.progress, chapters: { ...this.progress.chapters, [chapterId]: { ...chapter, visitedAt: chapter.visitedAt ?? at, checks } } });
+  }
+
   /** The text of an export file. */
   exportJson(): string {
     return `${JSON.stringify({ ...this.progress, exportedAt: this.now().toISOString() }, null, 2)}\n`;

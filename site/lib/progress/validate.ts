@@ -29,6 +29,12 @@ function checkV2(data: Record<string, unknown>): string | undefined {
   if (!isRecord(data.chapters)) return 'chapters must be an object';
   for (const [id, chapter] of Object.entries(data.chapters)) {
     if (!isRecord(chapter) || !isOptionalString(chapter.visitedAt) || !isOptionalString(chapter.readAt)) return `chapters.${id} is malformed`;
+    if (chapter.checks !== undefined) {
+      if (!isRecord(chapter.checks)) return `chapters.${id}.checks is malformed`;
+      for (const [q, answer] of Object.entries(chapter.checks)) {
+        if (!isRecord(answer) || typeof answer.correct !== 'boolean' || typeof answer.at !== 'string') return `chapters.${id}.checks.${q} is malformed`;
+      }
+    }
   }
   if (!isRecord(data.labs)) return 'labs must be an object';
   for (const [slug, lab] of Object.entries(data.labs)) {

@@ -1,0 +1,2 @@
+// Placeholder replaced by the live widgets (work in progress).
+export function startLiveClusters(): void {}
