@@ -40,5 +40,7 @@ export function proseOfMdx(mdx: string): string {
   return mdx
     .replace(/^---\n[\s\S]*?\n---\n/, '')
     .replace(/^import .*$/gm, '')
-    .replace(/^```[\s\S]*?^```$/gm, '');
+    .replace(/^```[\s\S]*?^```$/gm, '')
+    // a command in a Session's or LiveCluster's props is code, not prose
+    .replace(/(['"`])\s*(?:kubectl|etcdctl)\s[^'"`]*\1/g, '');
 }
