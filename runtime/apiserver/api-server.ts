@@ -533,6 +533,16 @@ export class ApiServer implements ApiEndpoint {
     });
   }
 
+  /**
+   * The watch cache's current objects of one resource, for observers outside the simulation
+   * (Cluster.snapshot(), the page's cluster view): no request, no audit record, no simulated I/O,
+   * so looking never changes what happens. Empty until the cache is ready.
+   */
+  peek(group: string, resource: string): readonly KubeObject[] {
+    const cache = this.cache(group, resource);
+    return cache?.isReady ? cache.list({ kind: '' }) : [];
+  }
+
   private cache(group: string, resource: string): WatchCache | undefined {
     return this.caches.get(`${group}/${resource}`);
   }

@@ -21,6 +21,7 @@ import { kubectlRun } from './kubectl-klog.ts';
 import { startComponents, type ClusterComponents } from './components.ts';
 import { staticPodSource } from './static-pods.ts';
 import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
+import { clusterSnapshot, eventsSince, type ClusterSnapshot, type EventSnapshot } from './observe.ts';
 
 export interface CommandResult {
   stdout: string;
@@ -64,6 +65,19 @@ export interface Cluster {
   trace(): TraceEvent[];
   /** A 64-bit hash over every trace record since boot: equal for equal seeds and inputs. */
   traceHash(): string;
+  /**
+   * A compact, serializable picture of the cluster now (observe.ts): nodes, pods, etcd members,
+   * components. Read from a running API server's cache and the members' Raft state, outside the
+   * simulation: taking one changes nothing.
+   */
+  snapshot(): ClusterSnapshot;
+  /** The Events written after a resourceVersion (0: all in the cache), oldest first, at most `limit`. */
+  eventsSince(afterResourceVersion: number, limit?: number): EventSnapshot[];
+  /**
+   * Runs simulated time forward by at most `maxMs`, stopping early once `maxEvents` kernel events
+   * ran: a bounded step for a worker whose message loop must get a turn. Returns the ms advanced.
+   */
+  step(maxMs: number, maxEvents?: number): number;
   /** For tests, benchmarks and the UI: the parts behind the public API. */
   readonly internals: ClusterInternals;
 }
@@ -235,6 +249,19 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       kernel.runFor(ms);
     },
     now: () => kernel.now(),
+    snapshot: () => clusterSnapshot(plan, controlPlane, kernel.now()),
+    eventsSince: (after, limit) => eventsSince(controlPlane, after, limit),
+    step(maxMs, maxEvents = 200_000) {
+      if (!Number.isInteger(maxMs) || maxMs < 0) throw new Error(`step(maxMs): maxMs must be a non-negative integer (got ${maxMs})`);
+      // 10 ms slices: where the slices end changes nothing (no event runs at a slice's end), so
+      // the same inputs at the same simulated times give the same trace however a caller steps
+      const start = kernel.now();
+      const firstEvent = kernel.eventsRun;
+      while (kernel.now() - start < maxMs && kernel.eventsRun - firstEvent < maxEvents) {
+        kernel.runFor(Math.min(10, maxMs - (kernel.now() - start)));
+      }
+      return kernel.now() - start;
+    },
     faults,
     trace: () => kernel.trace.events(),
     traceHash: () => kernel.trace.hash(),

@@ -105,10 +105,10 @@ describe('etcd quorum', { timeout: 60_000 }, () => {
     const cluster = createCluster({ topology: 'ha', seed: 22, workers: 0 });
     const leader = cluster.internals.controlPlane.etcd.leader()!;
     const leaderNode = leader.replace('etcd-', '');
-    const others = ['cp-1', 'cp-2', 'cp-3'].filter((n) => n !== leaderNode);
     // 400 writes over 8 s: the load balancer needs two failed /readyz checks 2 s apart (HAProxy
     // `fall 2`) to stop sending to the cut-off replica; the writes sent to it before then time out
-    const { acked } = writeStream(cluster, 400, 410, () => void cluster.faults.partition([[leaderNode], others]));
+    const { acked } = writeStream(cluster, 400, 410, () => void cluster.faults.partition([[leaderNode]]));
+    // (the rest of the cluster, the other machines and the load balancer, is the implicit other side)
     await cluster.faults.heal();
     await cluster.advance(5_000);
     const stored = await storedConfigMaps(cluster);
@@ -156,5 +156,47 @@ describe('determinism', { timeout: 60_000 }, () => {
     const a = await scenario(41);
     expect(await scenario(41)).toBe(a);
     expect(await scenario(42)).not.toBe(a);
+  });
+});
+
+describe('partition semantics: a named group is cut off from the rest of the cluster', { timeout: 60_000 }, () => {
+  it('cutting off one etcd member of three keeps writes working; cutting off two stops them; heal recovers', async () => {
+    const cluster = createCluster({ topology: 'ha', seed: 3, workers: 1 });
+    const etcd = cluster.internals.controlPlane.etcd;
+    await cluster.faults.partition([['etcd-cp-3']]);
+    await cluster.advance(5_000);
+    // the lone member hears no leader: no unnamed endpoint (its peers, its API server) reaches it
+    expect(etcd.raftStatus('etcd-cp-3')?.lead).toBe('');
+    expect(etcd.leader()).not.toBe('etcd-cp-3');
+    expect((await cluster.kubectl('create configmap one')).exitCode).toBe(0);
+
+    await cluster.faults.partition([['etcd-cp-2'], ['etcd-cp-3']]);
+    await cluster.advance(5_000);
+    const refused = await cluster.kubectl('create configmap two');
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/^Error from server/);
+
+    await cluster.faults.heal();
+    await cluster.advance(10_000);
+    expect((await cluster.kubectl('create configmap three')).exitCode).toBe(0);
+    const names = (await cluster.kubectl('get configmaps -o name')).stdout;
+    expect(names).toContain('configmap/one');
+    expect(names).toContain('configmap/three');
+    expect(names).not.toContain('configmap/two');
+  });
+
+  it('a partitioned worker stops reaching the API server while the reader\'s kubectl, outside the cluster, still does', async () => {
+    const cluster = createCluster({ seed: 4, workers: 1 });
+    await cluster.faults.partition([['worker-1']]);
+    await cluster.advance(60_000);
+    const nodes = await cluster.kubectl('get nodes');
+    expect(nodes.exitCode).toBe(0);
+    expect(nodes.stdout).toMatch(/worker-1\s+NotReady/);
+  });
+
+  it('refuses a name that is in no cluster, and one named twice', async () => {
+    const cluster = createCluster({ seed: 5 });
+    await expect(cluster.faults.partition([['nodeA']])).rejects.toThrow(/"nodeA" is neither a node nor a component/);
+    await expect(cluster.faults.partition([['cp-1'], ['cp-1']])).rejects.toThrow(/named in two groups/);
   });
 });

@@ -101,6 +101,13 @@ describe('planCluster', () => {
     [{ topology: 'cloud' as never }, /unknown topology "cloud"/],
     [{ etcdMembers: 2 as never, topology: 'ha' }, /etcdMembers must be 1, 3 or 5/],
     [{ workers: -1 }, /workers must be an integer from 0 to 5000/],
+    [{ workers: [{ name: 'nodeA' }] }, /worker name "nodeA" is not a valid Node name: a lowercase RFC 1123 subdomain/],
+    [{ workers: [{ name: 'a', cpu: 'lots' }] }, /worker "a" cpu "lots" is not a positive Kubernetes quantity/],
+    [{ workers: [{ memory: '0' }] }, /worker "worker-1" memory "0" is not a positive Kubernetes quantity/],
+    [{ workers: [{ pods: 0 }] }, /worker "worker-1" pods must be a positive integer/],
+    [{ workers: [{ taints: [{ key: 'k', effect: 'Never' as never }] }] }, /taint "k" with effect "Never"/],
+    [{ node: { cpu: '-1' } }, /node cpu "-1" is not a positive Kubernetes quantity/],
+    [{ seed: 1.5 }, /seed must be an integer/],
   ])('refuses %j', (options, message) => {
     expect(() => planCluster(options)).toThrow(message);
   });
@@ -119,6 +126,8 @@ describe('expandPartition', () => {
     expect(expandPartition([['cp-1'], ['etcd-cp-2', 'worker-1']], plan, components)).toEqual([
       ['etcd-cp-1', 'kube-apiserver-cp-1', 'kube-apiserver-cp-1/etcd-client-1', 'cp-1'],
       ['etcd-cp-2', 'worker-1'],
+      // the rest of the cluster is one implicit group: a named group is cut off from all of it
+      ['cp-2', 'cp-3', 'kube-apiserver-cp-2', 'kube-apiserver-cp-2/etcd-client-1', 'etcd-cp-3', 'kube-apiserver-cp-3', 'kube-apiserver-cp-3/etcd-client-1'],
     ]);
   });
 

@@ -2,6 +2,7 @@
 // into: which machines exist, which of them run etcd members and API server replicas, and whether
 // a load balancer fronts the replicas.
 import type { ReplicaSetReconciler } from '../controllers/index.ts';
+import { isDNS1123Subdomain, parseQuantity } from '../api/index.ts';
 import type { PluginFactory } from '../scheduler/index.ts';
 import type { ClientRateLimits } from '../client/index.ts';
 import { resolveClientRateLimits, type RateLimitedComponent } from './client-rate-limits.ts';
@@ -145,7 +146,9 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
   if (topology === 'single-node' && members !== 1) {
     throw new Error('createCluster: a single-node cluster has one etcd member (use topology "ha" for more)');
   }
+  if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new Error(`createCluster: seed must be an integer (got ${String(options.seed)})`);
   const base = { ...DEFAULT_NODE, ...options.node };
+  checkResources('node', base);
   const cpCount = topology === 'single-node' ? 1 : topology === 'ha' ? Math.max(3, members) : members;
   const prefix = topology === 'managed' ? 'managed-cp' : 'cp';
   const machines: MachinePlan[] = [];
@@ -165,6 +168,7 @@ export function planCluster(options: ClusterOptions = {}): ClusterPlan {
   }
   for (const [i, w] of specs.entries()) {
     const name = w.name ?? `worker-${i + 1}`;
+    checkWorker(name, w);
     if (machines.some((m) => m.name === name)) throw new Error(`createCluster: two machines are named "${name}"`);
     machines.push({
       name, role: 'worker', schedulable: true, visible: true, internalIP: machineIP(i + 10), podCIDR: nodePodCIDR(i + 8, wide),
@@ -212,6 +216,34 @@ function machineIP(h: number): string {
 /** The n-th /24 of the pod subnet, as the node IPAM controller hands them out. */
 function nodePodCIDR(n: number, wide: boolean): string {
   return wide ? `10.${128 + (n >> 8)}.${n & 255}.0/24` : `10.244.${n}.0/24`;
+}
+
+/**
+ * Bad options are refused up front with what is wrong, rather than a cluster whose kubelet cannot
+ * register its Node two simulated minutes later (a Node's name is a DNS-1123 subdomain, quantities
+ * parse as resource.Quantity, a taint has one of the three effects).
+ */
+function checkWorker(name: string, w: WorkerSpec): void {
+  const bad = isDNS1123Subdomain(name);
+  if (bad.length > 0) throw new Error(`createCluster: worker name "${name}" is not a valid Node name: ${bad.join('; ')}`);
+  checkResources(`worker "${name}"`, w);
+  for (const t of w.taints ?? []) {
+    if (!['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) {
+      throw new Error(`createCluster: worker "${name}" has a taint "${t.key}" with effect "${String(t.effect)}" (NoSchedule, PreferNoSchedule or NoExecute)`);
+    }
+  }
+}
+
+function checkResources(what: string, r: { cpu?: string | undefined; memory?: string | undefined; pods?: number | undefined }): void {
+  for (const field of ['cpu', 'memory'] as const) {
+    const q = r[field];
+    if (q === undefined) continue;
+    const parsed = typeof q === 'string' ? parseQuantity(q) : undefined;
+    if (!parsed?.ok || parsed.quantity.sign() <= 0) {
+      throw new Error(`createCluster: ${what} ${field} "${String(q)}" is not a positive Kubernetes quantity (for example ${field === 'cpu' ? '"4" or "500m"' : '"8Gi" or "512Mi"'})`);
+    }
+  }
+  if (r.pods !== undefined && (!Number.isInteger(r.pods) || r.pods < 1)) throw new Error(`createCluster: ${what} pods must be a positive integer (got ${String(r.pods)})`);
 }
 
 function workerSpecs(workers: ClusterOptions['workers'], topology: Topology): WorkerSpec[] {
