@@ -327,7 +327,14 @@ async function screenshots(browser: Browser, baseUrl: string): Promise<void> {
       name: `chapter1-callout-desktop-${theme}`,
       path: '/chapters/01-journey/',
       options: { colorScheme: theme },
-      scrollTo: '.callout-try',
+      scrollTo: '.callout',
+    });
+    shots.push({
+      name: `playground-desktop-${theme}`,
+      path: '/playground/',
+      options: { colorScheme: theme },
+      scrollTo: '[data-live-cluster]',
+      fullPage: true,
     });
     shots.push({ name: `home-full-desktop-${theme}`, path: '/', options: { colorScheme: theme }, fullPage: true });
     shots.push({ name: `glossary-desktop-${theme}`, path: '/glossary/', options: { colorScheme: theme } });

@@ -1,0 +1,27 @@
+// The contract between a page's live widgets and its runtime worker (site/workers/live-cluster.worker.ts),
+// reached through comlink. One worker per page holds every live cluster of the page, each by id.
+import type { Scenario } from '../../../lib/scenario/types.ts';
+import type { CommandOutput, LiveFault, LiveInput, LiveView } from '../../../lib/live/live-session.ts';
+
+export type { CommandOutput, LiveFault, LiveInput, LiveView };
+
+export type OpenResult = { ok: true; nowMs: number; bootedAtMs: number; bootWallMs: number } | { ok: false; error: string };
+
+export interface LiveWorkerApi {
+  /** Boots a scenario (and replays a share link's inputs, if given) under `id`. */
+  open(id: string, scenario: Scenario, inputs?: LiveInput[]): Promise<OpenResult>;
+  command(id: string, line: string): Promise<CommandOutput>;
+  fault(id: string, fault: LiveFault): Promise<{ ok: true } | { ok: false; error: string }>;
+  /** Runs up to `ms` of simulated time (bounded in the session), then returns the view after `eventCursor`. */
+  tick(id: string, ms: number, eventCursor: number, maxEvents?: number): Promise<{ advancedMs: number; nowMs: number; view: LiveView }>;
+  view(id: string, eventCursor: number): Promise<{ nowMs: number; view: LiveView }>;
+  rewindTo(id: string, targetMs: number): Promise<{ nowMs: number }>;
+  /** Boots the scenario again from its seed, dropping the reader's inputs. */
+  restart(id: string): Promise<{ nowMs: number }>;
+  inputs(id: string): Promise<LiveInput[]>;
+}
+
+/** The widgets a LiveCluster can show. */
+export type LiveWidget = 'cluster' | 'terminal' | 'events';
+/** A "try this" prompt: a command, or a command with a note. */
+export type TryThis = string | { run: string; note: string };
