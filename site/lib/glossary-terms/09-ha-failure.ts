@@ -5,13 +5,6 @@ const ha = (anchor: string) => ({ chapter: '09-ha-failure', anchor });
 
 export const TERMS: GlossaryEntry[] = [
   {
-    id: 'node-lifecycle-controller',
-    term: 'Node lifecycle controller',
-    definition:
-      'The controller in kube-controller-manager that watches every node’s Lease and status. When a node has been silent longer than the grace period it sets the node’s conditions to `Unknown`, taints it `node.kubernetes.io/unreachable` and marks its Pods not ready.',
-    see: [ha('the-heartbeat-a-lease-per-node'), ha('from-silence-to-taints')],
-  },
-  {
     id: 'node-monitor-grace-period',
     term: 'Node monitor grace period',
     definition:
@@ -65,6 +58,6 @@ export const TERMS: GlossaryEntry[] = [
     term: 'etcd snapshot',
     definition:
       'A file holding a consistent copy of an etcd member’s whole key-value store at one revision, taken with `etcdctl snapshot save` and checked with `etcdutl snapshot status`. Restoring one with `etcdutl snapshot restore` builds a new etcd cluster in which every object is as it was at that revision.',
-    see: [ha('taking-a-snapshot'), ha('the-restore-drill')],
+    see: [ha('taking-a-snapshot-even-with-a-machine-down'), ha('the-restore-drill')],
   },
 ];
