@@ -610,11 +610,13 @@ export class ApiServer implements ApiEndpoint {
 
   private newAudit(req: ApiRequest, startMs: number): AuditRecord {
     const resourceRequest = req?.path === undefined && req?.resource !== undefined;
-    return new AuditRecord(
+    const record = new AuditRecord(
       this.nextAuditId++, String(req?.verb), requestURI(req), startMs,
       resourceRequest ? req.resource : undefined, resourceRequest ? req.group ?? '' : '',
       resourceRequest ? req.namespace : undefined, resourceRequest ? req.name : undefined, resourceRequest ? req.subresource : undefined,
     );
+    if (req?.userAgent !== undefined) record.userAgent = req.userAgent;
+    return record;
   }
 
   private observe(req: ApiRequest, code: number, startMs: number): void {

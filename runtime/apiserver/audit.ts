@@ -38,6 +38,8 @@ export interface AuditEvent {
   verb: string;
   user?: UserInfo;
   impersonatedUser?: UserInfo;
+  /** The client's User-Agent header ("kubectl/v1.33.0 ...", "kube-scheduler/..."), as audit.k8s.io/v1 records it. */
+  userAgent?: string;
   objectRef?: { resource?: string; namespace?: string; name?: string; apiGroup?: string; apiVersion?: string; subresource?: string };
   responseStatus?: { code: number; message?: string };
   annotations: Record<string, string>;
@@ -66,6 +68,7 @@ export class AuditRecord {
   impersonatedUser: UserInfo | undefined = undefined;
   /** How the user was authenticated ("x509", "token", ...), for the Authentication stage's detail. */
   authMethod = '';
+  userAgent: string | undefined = undefined;
   /** Whether authorization ran, and what it decided. */
   decision: 'allow' | 'forbid' | undefined = undefined;
   reason = '';
@@ -142,6 +145,7 @@ export class AuditRecord {
       e.objectRef = ref;
     }
     if (this.user) e.user = this.user;
+    if (this.userAgent !== undefined) e.userAgent = this.userAgent;
     if (this.impersonatedUser) e.impersonatedUser = this.impersonatedUser;
     if (this.decision !== undefined) {
       e.annotations['authorization.k8s.io/decision'] = this.decision;

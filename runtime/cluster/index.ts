@@ -1,6 +1,7 @@
 // runtime/cluster: assembles a whole cluster from the subsystems; the runtime's public entry point.
 export { createCluster, COMMAND_TIMEOUT_MS, KUBECTL_WATCH_WINDOW_MS, type Cluster, type ClusterInternals, type CommandResult, type Faults } from './cluster.ts';
 export { planCluster, LOAD_BALANCER, type ClusterOptions, type ClusterPlan, type MachinePlan, type Topology, type WorkerSpec } from './options.ts';
+export type { RequestTrace, RequestTraceRoot, RequestTraceStep, TraceLane } from './observe-trace.ts';
 export type { ClusterSnapshot, NodeSnapshot, PodSnapshot, EtcdMemberSnapshot, ComponentSnapshot, EventSnapshot } from './observe.ts';
 export { ADMIN_CREDENTIALS, type Component, type ControlPlane } from './control-plane.ts';
 export { nodeObject, podCIDR, KUBELET_VERSION } from './nodes.ts';
