@@ -22,6 +22,7 @@ import { startComponents, type ClusterComponents } from './components.ts';
 import { staticPodSource } from './static-pods.ts';
 import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
 import { clusterSnapshot, eventsSince, type ClusterSnapshot, type EventSnapshot } from './observe.ts';
+import { requestTrace, traceRoots, type RequestTrace, type RequestTraceRoot } from './observe-trace.ts';
 
 export interface CommandResult {
   stdout: string;
@@ -73,6 +74,13 @@ export interface Cluster {
   snapshot(): ClusterSnapshot;
   /** The Events written after a resourceVersion (0: all in the cache), oldest first, at most `limit`. */
   eventsSince(afterResourceVersion: number, limit?: number): EventSnapshot[];
+  /**
+   * One request followed through the control plane (observe-trace.ts): by audit ID, default the
+   * reader's last kubectl write; with the controllers', the scheduler's and the kubelets' work it caused.
+   */
+  requestTrace(requestId?: string): RequestTrace;
+  /** The reader's recent kubectl writes, newest first: the requests a trace can start from. */
+  traceRoots(limit?: number): RequestTraceRoot[];
   /**
    * Runs simulated time forward by at most `maxMs`, stopping early once `maxEvents` kernel events
    * ran: a bounded step for a worker whose message loop must get a turn. Returns the ms advanced.
@@ -251,6 +259,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     now: () => kernel.now(),
     snapshot: () => clusterSnapshot(plan, controlPlane, kernel.now()),
     eventsSince: (after, limit) => eventsSince(controlPlane, after, limit),
+    requestTrace: (requestId) => requestTrace(controlPlane, requestId),
+    traceRoots: (limit) => traceRoots(controlPlane, limit),
     step(maxMs, maxEvents = 200_000) {
       if (!Number.isInteger(maxMs) || maxMs < 0) throw new Error(`step(maxMs): maxMs must be a non-negative integer (got ${maxMs})`);
       // 10 ms slices: where the slices end changes nothing (no event runs at a slice's end), so
