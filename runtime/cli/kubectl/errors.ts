@@ -75,9 +75,12 @@ export function operationLine(
 export const dryRunSuffix = (dryRun: boolean | 'server'): string =>
   dryRun === 'server' ? ' (server dry run)' : dryRun ? ' (dry run)' : '';
 
-/** delete prints the resource (plural-less kind) and quoted name: `pod "x" deleted`. */
-export function deletedLine(typePrefix: string, name: string, dryRun: boolean | 'server' = false): string {
-  return `${typePrefix} "${name}" deleted${dryRunSuffix(dryRun)}\n`;
+/**
+ * delete prints the resource (plural-less kind) and quoted name: `pod "x" deleted`, or
+ * `pod "x" force deleted` at grace period 0 (delete.go PrintObj).
+ */
+export function deletedLine(typePrefix: string, name: string, dryRun: boolean | 'server' = false, force = false): string {
+  return `${typePrefix} "${name}" ${force ? 'force deleted' : 'deleted'}${dryRunSuffix(dryRun)}\n`;
 }
 
 /** "No resources found in default namespace." (or "No resources found" with -A), on stderr. */

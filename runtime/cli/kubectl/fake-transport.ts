@@ -121,12 +121,22 @@ export class FakeTransport implements KubeTransport {
     done(res);
   }
 
-  /** Streams ADDED/MODIFIED/DELETED for the resource (and namespace) until stop(). */
+  /**
+   * Streams ADDED/MODIFIED/DELETED for the resource (and namespace) until stop(). Without a
+   * resourceVersion, or from "0", the stream starts with a synthetic ADDED for each object that
+   * exists (and matches the selectors), as the API server's watch does; from a list's
+   * resourceVersion it sends only later changes.
+   */
   watch(req: KubeRequest, onEvent: (event: WatchEvent) => void): { stop(): void } {
     const watcher = {
       prefix: `${req.resource.group}/${req.resource.resource}/${req.namespace === undefined ? '' : `${req.namespace}/`}`,
       onEvent,
     };
+    const rv = req.query?.resourceVersion;
+    if (rv === undefined || rv === '' || rv === '0') {
+      const current = this.list({ ...req, verb: 'list' });
+      if (current.ok) for (const object of (current.body as { items: KubeObject[] }).items) onEvent({ type: 'ADDED', object });
+    }
     this.watchers.add(watcher);
     return { stop: () => this.watchers.delete(watcher) };
   }

@@ -466,6 +466,33 @@ describe('kubectl apply / create / delete', () => {
     );
     expect(kubectl(t, 'delete pods -l app=web').stdout).toBe('pod "web-2" deleted\n');
   });
+  it('delete sends the DELETE without reading the object first (RequireObject(false))', () => {
+    const t = cluster();
+    t.deniedUsers.add('jane');
+    const cases: [string, { stdout: string; stderr: string }][] = [
+      [
+        'delete pod web-1 --as=jane',
+        {
+          stdout: '',
+          stderr:
+            'Error from server (Forbidden): pods is forbidden: User "jane" cannot delete resource "pods" in API group "" in the namespace "default"\n',
+        },
+      ],
+      ['delete pod nope', { stdout: '', stderr: 'Error from server (NotFound): pods "nope" not found\n' }],
+      ['delete pod nope --ignore-not-found', { stdout: '', stderr: '' }],
+      ['delete pod web-1 --dry-run=client', { stdout: 'pod "web-1" deleted (dry run)\n', stderr: '' }],
+      ['delete pod web-1 --grace-period=0', { stdout: 'pod "web-1" deleted\n', stderr: '' }],
+    ];
+    for (const [line, expected] of cases) {
+      const before = t.requests.length;
+      const r = kubectl(t, line);
+      expect({ stdout: r.stdout, stderr: r.stderr }, line).toEqual(expected);
+      expect(t.requests.slice(before).map((q) => q.verb), line).not.toContain('get');
+    }
+    const lastDelete = t.requests.filter((q) => q.verb === 'delete').at(-1)!;
+    expect(lastDelete.query).toEqual({ gracePeriodSeconds: 1 });
+    expect(kubectl(t, 'delete pod web-2 --force').stdout).toBe('pod "web-2" force deleted\n');
+  });
   it('delete --force warns', () => {
     expect(kubectl(cluster(), 'delete pod web-1 --force').stderr).toContain(
       'Warning: Immediate deletion does not wait',
@@ -852,6 +879,35 @@ describe('watching (get -w, rollout status) over the transport stream', () => {
         'web-2   0/1     Pending   0          30s\n' +
         'web-2   1/1     Running   0          30s\n' +
         'web-1   1/1     Running   0          5m20s\n',
+    );
+  });
+
+  it('get -w watches from the list resourceVersion: the listed objects are not sent again as ADDED', () => {
+    const cases: [string, string][] = [
+      [
+        'get pods -w',
+        'NAME    READY   STATUS    RESTARTS   AGE\nweb-1   1/1     Running   0          5m20s\nweb-2   0/1     Pending   0          30s\n',
+      ],
+      [
+        'get pods -w --output-watch-events',
+        'EVENT   NAME    READY   STATUS    RESTARTS   AGE\nADDED   web-1   1/1     Running   0          5m20s\nADDED   web-2   0/1     Pending   0          30s\n',
+      ],
+      ['get pods --watch-only', ''],
+      // one named object: watched from "0" by metadata.name, its synthetic ADDED suppressed
+      ['get pod web-1 -w', 'NAME    READY   STATUS    RESTARTS   AGE\nweb-1   1/1     Running   0          5m20s\n'],
+    ];
+    for (const [line, stdout] of cases) {
+      const t = cluster();
+      const run = start(t, line);
+      run.close();
+      expect(run.result()!.stdout, line).toBe(stdout);
+    }
+    const t = cluster();
+    const run = start(t, 'get pod web-2 -w');
+    kubectl(t, 'delete pod web-2');
+    run.close();
+    expect(run.result()!.stdout).toBe(
+      'NAME    READY   STATUS    RESTARTS   AGE\nweb-2   0/1     Pending   0          30s\nweb-2   0/1     Pending   0          30s\n',
     );
   });
 

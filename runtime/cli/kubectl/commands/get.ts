@@ -38,12 +38,18 @@ export function runGet(ctx: Ctx, done: () => void): void {
       ctx.error('you may only specify a single resource type');
       return done();
     }
+    // get.go watch: the current objects are printed by the watch's own printer (as ADDED events
+    // under --output-watch-events), and an empty list prints no "No resources found"
+    const watchNow = watching && groups[0] !== undefined && canWatch(ctx);
+    const printFirst = watchNow
+      ? !flagBool(ctx.args, 'watch-only') && !flagBool(ctx.args, 'output-watch-events') && groups[0]!.objects.length > 0
+      : !flagBool(ctx.args, 'watch-only');
     try {
-      if (!flagBool(ctx.args, 'watch-only')) printGroups(ctx, groups, format.format);
+      if (printFirst) printGroups(ctx, groups, format.format);
     } catch (e) {
       ctx.error((e as Error).message);
     }
-    if (watching && groups[0] && canWatch(ctx) && !ctx.failed) watchGroup(ctx, groups[0], done);
+    if (watchNow && !ctx.failed) watchGroup(ctx, groups[0]!, done);
     else done();
   });
 }

@@ -122,16 +122,28 @@ export function runDelete(ctx: Ctx, done: () => void): void {
     ctx.stderr +=
       'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n';
   }
+  // delete.go Complete: --now is a grace period of 1; --grace-period=0 without --force becomes 1;
+  // --force alone is 0, which prints "force deleted".
   const gracePeriodSeconds = flagBool(ctx.args, 'now')
     ? 1
-    : force && grace === undefined
-      ? 0
-      : grace;
+    : grace === 0 && !force
+      ? 1
+      : force && grace === undefined
+        ? 0
+        : grace;
+  // --all, -l and --field-selector ignore NotFound unless --ignore-not-found was given.
+  const ignoreNotFound = ctx.args.flags.has('ignore-not-found')
+    ? flagBool(ctx.args, 'ignore-not-found')
+    : all || selector !== undefined || flagString(ctx.args, 'field-selector') !== undefined;
+  // RequireObject(false): named targets and -f manifests are deleted without reading them first, so
+  // a refusal is about "delete" (delete.go Complete builds with ResourceTypeOrNameArgs(false,
+  // args...).RequireObject(false)); only selectors and --all list.
   fetchTargets(
     ctx,
     {
       missingTypeError:
         "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+      requireObject: false,
     },
     (groups) => {
       if (!groups) return done();
@@ -141,7 +153,7 @@ export function runDelete(ctx: Ctx, done: () => void): void {
       forEachSeq(
         items,
         ({ g, o }, next) => {
-          const line = deletedLine(typePrefix(g.info), o.metadata.name ?? '', ctx.dryRunPrint);
+          const line = deletedLine(typePrefix(g.info), o.metadata.name ?? '', ctx.dryRunPrint, gracePeriodSeconds === 0);
           if (dryRun(ctx)) {
             ctx.out(line);
             return next();
@@ -157,7 +169,7 @@ export function runDelete(ctx: Ctx, done: () => void): void {
             },
             (res) => {
               if (res.ok) ctx.out(line);
-              else ctx.statusError(res.status);
+              else if (!(ignoreNotFound && res.status.reason === 'NotFound')) ctx.statusError(res.status);
               next();
             },
           );

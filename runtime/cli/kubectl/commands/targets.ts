@@ -25,6 +25,12 @@ export interface TargetOptions {
   missingTypeError: string;
   /** A named object that does not exist is left out silently (as --ignore-not-found does). */
   ignoreNotFound?: boolean;
+  /**
+   * false: named objects and -f manifests are not read from the server; each target is only its
+   * name and namespace (resource.Builder's RequireObject(false), which delete.go sets: its DELETE is
+   * the first request, so a refusal names the verb "delete"). Selectors and --all still list.
+   */
+  requireObject?: boolean;
 }
 
 /** Resolves positional args (or -f) into groups of fetched objects; calls done(undefined) after a usage error. */
@@ -41,6 +47,7 @@ export function fetchTargets(
       return;
     }
     const requests: ResourceRequest[] = [];
+    const groups: TargetGroup[] = [];
     for (const obj of manifests.objects) {
       const info = resourceForKind(obj.kind ?? '', obj.apiVersion);
       if (!info) {
@@ -50,8 +57,12 @@ export function fetchTargets(
         continue;
       }
       requests.push({ info, names: [obj.metadata.name ?? ''] });
+      const namespace = obj.metadata.namespace;
+      const ref = { metadata: { name: obj.metadata.name ?? '', ...(namespace ? { namespace } : {}) } } as KubeObject;
+      groups.push({ info, objects: [ref], named: true });
     }
-    fetchRequests(ctx, requests, options, done);
+    if (options.requireObject === false) done(groups);
+    else fetchRequests(ctx, requests, options, done);
     return;
   }
   if (ctx.args.positionals.length === 0) {
@@ -84,7 +95,10 @@ function fetchRequests(
         named: request.names.length > 0,
       };
       groups.push(group);
-      if (request.names.length > 0) getNamed(ctx, request, group, options.ignoreNotFound === true, next);
+      if (request.names.length > 0 && options.requireObject === false) {
+        group.objects.push(...request.names.map((name) => ({ metadata: { name } }) as KubeObject));
+        next();
+      } else if (request.names.length > 0) getNamed(ctx, request, group, options.ignoreNotFound === true, next);
       else listAll(ctx, request.info, group, next);
     },
     () => done(groups),
@@ -122,9 +136,11 @@ export function listAll(ctx: Ctx, info: ResourceInfo, group: TargetGroup, done: 
     fieldSelector: flagString(ctx.args, 'field-selector'),
   };
   ctx.request({ verb: 'list', resource: gvr(info), namespace, query }, (res) => {
-    if (res.ok)
-      group.objects.push(...(res.body as ObjectList).items.map((o) => withTypeMeta(o, info)));
-    else ctx.statusError(res.status);
+    if (res.ok) {
+      const list = res.body as ObjectList;
+      group.objects.push(...list.items.map((o) => withTypeMeta(o, info)));
+      group.resourceVersion = list.metadata?.resourceVersion;
+    } else ctx.statusError(res.status);
     done();
   });
 }

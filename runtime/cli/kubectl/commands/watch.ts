@@ -33,11 +33,20 @@ export function canWatch(ctx: Ctx): boolean {
   );
 }
 
+/**
+ * Watches one group after the list or get that produced it (get.go watch): a list is watched from
+ * the list's resourceVersion, which sends no synthetic ADDED events, so nothing printed is
+ * repeated; one named object is watched from resourceVersion "0" with a metadata.name field
+ * selector (WatchSingle), whose first event, the synthetic ADDED of the object already printed, is
+ * suppressed. With --output-watch-events (and without --watch-only) the current objects are
+ * printed here as ADDED events; otherwise get.go printed them as a table already.
+ */
 export function watchGroup(ctx: Ctx, group: TargetGroup, done: () => void): void {
   const table = tableFor(group.info.kind);
   const wide = flagString(ctx.args, 'output') === 'wide';
   const withNamespace = ctx.allNamespaces && group.info.namespaced;
   const events = flagBool(ctx.args, 'output-watch-events');
+  const watchOnly = flagBool(ctx.args, 'watch-only');
   const rowOf = (obj: KubeObject, type?: string): string[] => {
     const cells = table.row(obj, ctx.nowMs, wide);
     if (withNamespace) cells.unshift(obj.metadata.namespace ?? '');
@@ -50,22 +59,38 @@ export function watchGroup(ctx: Ctx, group: TargetGroup, done: () => void): void
     ...table.headers(wide),
   ];
   let widths = rememberedWidths([header, ...group.objects.map((o) => rowOf(o, 'ADDED'))]);
-  let printedHeader = !flagBool(ctx.args, 'watch-only') && group.objects.length > 0;
-  const names = group.named ? new Set(group.objects.map((o) => o.metadata.name)) : undefined;
+  let printedHeader = !watchOnly && group.objects.length > 0;
+  if (events && !watchOnly && group.objects.length > 0) {
+    const noHeaders = flagBool(ctx.args, 'no-headers');
+    if (!noHeaders) ctx.out(padRow(header, widths));
+    for (const o of group.objects) ctx.out(padRow(rowOf(o, 'ADDED'), widths));
+  }
+  if (group.named && group.objects.length > 1) {
+    // resource.Result.Watch: each name is a source of its own
+    ctx.error('you may only watch a single resource or type of resource at a time');
+    return done();
+  }
+  const single = group.named ? group.objects[0]?.metadata.name : undefined;
+  // suppress output until the first event (the object already printed) has passed
+  let suppress = single !== undefined;
   const namespace = group.info.namespaced && !ctx.allNamespaces ? ctx.namespace : undefined;
+  const query =
+    single !== undefined
+      ? { resourceVersion: '0', fieldSelector: `metadata.name=${single}` }
+      : {
+          resourceVersion: group.resourceVersion,
+          labelSelector: flagString(ctx.args, 'selector'),
+          fieldSelector: flagString(ctx.args, 'field-selector'),
+        };
   const stream = ctx.transport.watch!(
-    {
-      verb: 'watch',
-      resource: gvr(group.info),
-      namespace,
-      query: {
-        resourceVersion: group.resourceVersion,
-        labelSelector: flagString(ctx.args, 'selector'),
-      },
-    },
+    { verb: 'watch', resource: gvr(group.info), namespace, query },
     (event) => {
       if (event.type === 'BOOKMARK' || event.type === 'ERROR') return;
-      if (names && !names.has(event.object.metadata.name)) return;
+      if (single !== undefined && event.object.metadata.name !== single) return;
+      if (suppress) {
+        suppress = false;
+        return;
+      }
       const row = rowOf(event.object, event.type);
       if (!printedHeader && !flagBool(ctx.args, 'no-headers')) {
         // The header is flushed together with the first row, so they share widths.
