@@ -45,12 +45,19 @@ export function accessTable(status: RulesStatus, noHeaders = false): string {
     ...(status.resourceRules ?? []).map((r) => ({ verbs: r.verbs, apiGroups: r.apiGroups ?? [], resources: r.resources ?? [], resourceNames: r.resourceNames ?? [] })),
     ...(status.nonResourceRules ?? []).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs ?? [] })),
   ];
-  const compact = compactRules(rules.flatMap(breakdownRule));
-  // sort.Stable by String(): equal strings keep their order
-  const sorted = compact.map((r, i) => ({ r, i, key: ruleString(r) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i)).map((x) => x.r);
+  const sorted = breakdownCompactSort(rules);
   const lines = sorted.map((r) => `${combineResourceGroup(r.resources ?? [], r.apiGroups ?? [])}\t${goSlice(r.nonResourceURLs)}\t${goSlice(r.resourceNames)}\t${goSlice(r.verbs)}`);
   if (!noHeaders) lines.unshift('Resources\tNon-Resource URLs\tResource Names\tVerbs');
   return alignTabs(lines.join('\n') + '\n', GET_TABWRITER);
+}
+
+/**
+ * What printStatus and describe's RoleDescriber/ClusterRoleDescriber do to a rule list: each rule
+ * broken down, compacted, then sort.Stable(SortableRuleSlice) by String() (equal strings keep their order).
+ */
+export function breakdownCompactSort(rules: readonly PolicyRuleLite[]): PolicyRuleLite[] {
+  const compact = compactRules(rules.flatMap(breakdownRule));
+  return compact.map((r, i) => ({ r, i, key: ruleString(r) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i)).map((x) => x.r);
 }
 
 /** BreakdownRule: one rule per group x resource x verb (x name), and per URL x verb. */

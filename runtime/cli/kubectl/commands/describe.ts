@@ -2,6 +2,8 @@
 // and what the describer needs (owned ReplicaSets, pods, EndpointSlices), then print them
 // separated by a blank line, as staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go does.
 import type {
+  ClusterRole,
+  ClusterRoleBinding,
   ConfigMap,
   CoreEvent,
   DaemonSet,
@@ -16,6 +18,8 @@ import type {
   ReplicaSet,
   ResourceInfo,
   ResourceQuota,
+  Role,
+  RoleBinding,
   Service,
   Endpoints,
   Lease,
@@ -37,9 +41,12 @@ import { describeConfigMap, describeSecret } from '../describe/config.ts';
 import { describeNode } from '../describe/node.ts';
 import { describePodDisruptionBudget } from '../describe/pdb.ts';
 import { describePod } from '../describe/pod.ts';
+import { describeRole, describeRoleBinding } from '../describe/rbac.ts';
 import { describeLimitRange, describeResourceQuota } from '../describe/quota.ts';
 import type { ObjectList } from '../transport.ts';
 import { fetchTargets } from './targets.ts';
+
+const RBAC_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
 
 const MISSING_TYPE =
   'You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.\n';
@@ -77,6 +84,12 @@ export function describeObject(
       return describeConfigMap(obj as ConfigMap, related.events, nowMs);
     case 'Secret':
       return describeSecret(obj as Secret);
+    case 'Role':
+    case 'ClusterRole':
+      return describeRole(obj as Role | ClusterRole);
+    case 'RoleBinding':
+    case 'ClusterRoleBinding':
+      return describeRoleBinding(obj as RoleBinding | ClusterRoleBinding);
     default:
       return describeGeneric(obj, info.namespaced, related, nowMs);
   }
@@ -140,6 +153,8 @@ function gatherRelated(
       list(ctx, 'events', namespace ?? 'default', { fieldSelector: selector(obj.metadata.name) }, (byName) => then([...events, ...byName]));
     });
   };
+  // the RBAC describers search no events
+  if (RBAC_KINDS.has(info.kind)) return done({ events: [] });
   searchEvents((events) => {
     const related: Related = { events: events as CoreEvent[] };
     if (info.kind === 'Deployment') {
