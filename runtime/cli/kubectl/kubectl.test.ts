@@ -493,6 +493,52 @@ describe('kubectl apply / create / delete', () => {
     expect(lastDelete.query).toEqual({ gracePeriodSeconds: 1 });
     expect(kubectl(t, 'delete pod web-2 --force').stdout).toBe('pod "web-2" force deleted\n');
   });
+  it("generators wrap the create's error as each create_*.go does (plain text after 'error: ')", () => {
+    const t = cluster();
+    t.deniedUsers.add('jane');
+    const forbidden = (what: string, group: string, resource: string, scope = ' in the namespace "default"'): string =>
+      `${what} is forbidden: User "jane" cannot create resource "${resource}" in API group "${group}"${scope}`;
+    const cases: [string, string][] = [
+      ['create deployment web --image=nginx', `error: failed to create deployment: ${forbidden('deployments.apps', 'apps', 'deployments')}\n`],
+      ['create configmap c --from-literal=a=b', `error: failed to create configmap: ${forbidden('configmaps', '', 'configmaps')}\n`],
+      ['create secret generic s --from-literal=a=b', `error: failed to create secret: ${forbidden('secrets', '', 'secrets')}\n`],
+      [
+        'create secret docker-registry d --docker-username=u --docker-password=p --docker-server=r',
+        `error: failed to create secret ${forbidden('secrets', '', 'secrets')}\n`,
+      ],
+      ['create serviceaccount sa', `error: failed to create serviceaccount: ${forbidden('serviceaccounts', '', 'serviceaccounts')}\n`],
+      ['create quota q --hard=pods=1', `error: failed to create quota: ${forbidden('resourcequotas', '', 'resourcequotas')}\n`],
+      [
+        'create priorityclass high --value=1000',
+        `error: failed to create priorityclass: ${forbidden('priorityclasses.scheduling.k8s.io', 'scheduling.k8s.io', 'priorityclasses', ' at the cluster scope')}\n`,
+      ],
+      [
+        'create rolebinding rb --clusterrole=view --user=bob',
+        `error: failed to create rolebinding: ${forbidden('rolebindings.rbac.authorization.k8s.io', 'rbac.authorization.k8s.io', 'rolebindings')}\n`,
+      ],
+      [
+        'create clusterrolebinding crb --clusterrole=view --user=bob',
+        `error: failed to create clusterrolebinding: ${forbidden('clusterrolebindings.rbac.authorization.k8s.io', 'rbac.authorization.k8s.io', 'clusterrolebindings', ' at the cluster scope')}\n`,
+      ],
+      ['create service clusterip svc --tcp=80', `error: failed to create ClusterIP service: ${forbidden('services', '', 'services')}\n`],
+      ['create service nodeport np --tcp=80', `error: failed to create NodePort service: ${forbidden('services', '', 'services')}\n`],
+      [
+        'create pdb web --selector=app=web --min-available=1',
+        `error: failed to create poddisruptionbudgets: ${forbidden('poddisruptionbudgets.policy', 'policy', 'poddisruptionbudgets')}\n`,
+      ],
+      // create_role.go, create_clusterrole.go and create_namespace.go return the Status as it is
+      [
+        'create role r --verb=get --resource=pods',
+        `Error from server (Forbidden): ${forbidden('roles.rbac.authorization.k8s.io', 'rbac.authorization.k8s.io', 'roles')}\n`,
+      ],
+      ['create namespace team', `Error from server (Forbidden): ${forbidden('namespaces', '', 'namespaces', ' at the cluster scope')}\n`],
+    ];
+    for (const [line, stderr] of cases) expect(kubectl(t, `${line} --as=jane`).stderr, line).toBe(stderr);
+    kubectl(t, 'create deployment web --image=nginx');
+    expect(kubectl(t, 'create deployment web --image=nginx').stderr).toBe(
+      'error: failed to create deployment: deployments.apps "web" already exists\n',
+    );
+  });
   it('delete --force warns', () => {
     expect(kubectl(cluster(), 'delete pod web-1 --force').stderr).toContain(
       'Warning: Immediate deletion does not wait',

@@ -116,6 +116,11 @@ export function createObject(
   done: () => void,
   /** The manifest's source, for cmdutil.AddSourceToErr ("STDIN" or the file); none for generators. */
   source?: string,
+  /**
+   * A generator's fmt.Errorf wrapping of the create's error (create_deployment.go's "failed to create
+   * deployment: "): the Status becomes plain text, printed as "error: <wrap><message>".
+   */
+  wrap?: string,
 ): void {
   if (isDryRun(ctx)) {
     report(ctx, obj, info, op);
@@ -132,6 +137,7 @@ export function createObject(
     },
     (res) => {
       if (res.ok) report(ctx, res.body as KubeObject, info, op);
+      else if (wrap !== undefined) ctx.error(`${wrap}${res.status.message ?? ''}`);
       else ctx.statusError(source === undefined ? res.status : withSource('creating', source, res.status));
       done();
     },

@@ -21,13 +21,41 @@ export function nameArg(ctx: Ctx, skip: number): { name: string } | { error: str
   return { name: names[0]! };
 }
 
+/**
+ * How each generator's Run wraps the create's error (fmt.Errorf with %v, so kubectl prints
+ * "error: " and the text, not the Status): create_configmap.go, create_secret.go and
+ * create_secret_tls.go ("failed to create secret: "), create_secret_docker.go (no colon),
+ * create_serviceaccount.go, create_quota.go, create_priorityclass.go, create_rolebinding.go,
+ * create_clusterrolebinding.go. create_role.go and create_clusterrole.go return the error as it is.
+ */
+export function createErrorWrap(obj: KubeObject): string | undefined {
+  switch (obj.kind) {
+    case 'ConfigMap':
+      return 'failed to create configmap: ';
+    case 'Secret':
+      return (obj as Secret).type === 'kubernetes.io/dockerconfigjson' ? 'failed to create secret ' : 'failed to create secret: ';
+    case 'ServiceAccount':
+      return 'failed to create serviceaccount: ';
+    case 'ResourceQuota':
+      return 'failed to create quota: ';
+    case 'PriorityClass':
+      return 'failed to create priorityclass: ';
+    case 'RoleBinding':
+      return 'failed to create rolebinding: ';
+    case 'ClusterRoleBinding':
+      return 'failed to create clusterrolebinding: ';
+    default:
+      return undefined;
+  }
+}
+
 /** Runs a generator: the object it builds is created (or printed under --dry-run), an error printed. */
 export function createBuilt(ctx: Ctx, built: Built, done: () => void): void {
   if ('error' in built) {
     ctx.error(built.error);
     return done();
   }
-  createObject(ctx, built, resourceForKind(built.kind ?? '', built.apiVersion)!, 'created', done);
+  createObject(ctx, built, resourceForKind(built.kind ?? '', built.apiVersion)!, 'created', done, undefined, createErrorWrap(built));
 }
 
 /** A file the command would read: the simulation has none to give. */
@@ -161,7 +189,8 @@ export function runCreateToken(ctx: Ctx, done: () => void): void {
   if (kind) spec.boundObjectRef = { kind, apiVersion: 'v1', name: flagString(ctx.args, 'bound-object-name') ?? '', ...(flagString(ctx.args, 'bound-object-uid') ? { uid: flagString(ctx.args, 'bound-object-uid') } : {}) };
   const body = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec };
   ctx.request({ verb: 'create', resource: { group: '', version: 'v1', resource: 'serviceaccounts' }, namespace: ctx.namespace, name: name.name, subresource: 'token', body }, (res) => {
-    if (!res.ok) ctx.statusError(res.status);
+    // create_token.go: fmt.Errorf("failed to create token: %v", err)
+    if (!res.ok) ctx.error(`failed to create token: ${res.status.message ?? ''}`);
     else ctx.out(`${(res.body as { status?: { token?: string } }).status?.token ?? ''}\n`);
     done();
   });

@@ -27,7 +27,8 @@ export function runCreateService(ctx: Ctx, done: () => void): void {
     ctx.error(built.error);
     return done();
   }
-  createObject(ctx, built, lookupResource('services')!, 'created', done);
+  // Run: fmt.Errorf("failed to create %s service: %v", o.Type, err)
+  createObject(ctx, built, lookupResource('services')!, 'created', done, undefined, `failed to create ${type} service: `);
 }
 
 /** Validate then createService. */

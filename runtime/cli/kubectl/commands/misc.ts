@@ -146,7 +146,9 @@ export function runCreateGenerator(ctx: Ctx, done: () => void): void {
     ctx.error(`unknown command "${what ?? ''}" for "kubectl create"`);
     return done();
   }
-  createObject(ctx, obj, info, 'created', done);
+  // create_deployment.go and create_pdb.go wrap the create's error; create_namespace.go does not
+  const wrap = info.kind === 'Deployment' ? 'failed to create deployment: ' : info.kind === 'PodDisruptionBudget' ? 'failed to create poddisruptionbudgets: ' : undefined;
+  createObject(ctx, obj, info, 'created', done, undefined, wrap);
 }
 
 /** create_pdb.go: Validate's refusals, then the budget with the selector and the one bound given. */
