@@ -100,6 +100,21 @@ const suite: BrowserSuite = async (ctx) => {
     if ((pods.match(/web-\S+\s+1\/1\s+Running/g) ?? []).length !== 3) throw new Error(`expected 3 Running web pods: ${pods}`);
   }, page);
 
+  await ctx.check('live: the request trace follows kubectl apply through the API server, etcd, both controllers, the scheduler and the kubelet', async () => {
+    await page.locator('.live-trace').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => (document.querySelector('.live-trace-summary')?.textContent ?? '').startsWith('POST deployments default/web (201)'), undefined, { timeout: 20_000 });
+    const rows = await page.locator('.live-trace-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.textContent ?? ''));
+    const want = [/kubectl to kube-apiserver: POST deployments default\/web/, /kube-apiserver: Authorization.*RBAC: allowed by ClusterRoleBinding/, /kube-apiserver to etcd: txn create \/registry\/deployments\/default\/web/,
+      /deployment controller to kube-apiserver: POST replicasets/, /replicaset controller to kube-apiserver: POST pods default\/web-/, /kube-scheduler to kube-apiserver: POST pods\/binding/,
+      /kubelet \(worker-\d\) to container runtime \(worker-\d\): StartContainer/];
+    let at = -1;
+    for (const re of want) {
+      const i = rows.findIndex((r, j) => j > at && re.test(r));
+      if (i < 0) throw new Error(`no step after row ${at} matching ${re}: ${rows.slice(0, 60).join(' | ')}`);
+      at = i;
+    }
+  }, page);
+
   await ctx.check('live: Tab completes a pod name from the cluster', async () => {
     const input = page.locator('.live-terminal-input').first();
     await input.fill('kubectl describe pod web-');

@@ -68,6 +68,12 @@ const api: LiveWorkerApi = {
   async inputs(id) {
     return [...sessionOf(id).inputs()];
   },
+  async schedulerDecision(id, namespace, name) {
+    return sessionOf(id).schedulerDecision(namespace, name);
+  },
+  async trace(id, requestId) {
+    return sessionOf(id).trace(requestId);
+  },
 };
 
 Comlink.expose(api);

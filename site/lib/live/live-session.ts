@@ -3,7 +3,8 @@
 // Because the simulation is deterministic, the inputs are the whole story: rewinding to time T is
 // booting the scenario again and replaying the inputs made before T (rewindTo), and a share link
 // carries the same inputs (inputs()). Pure TypeScript, no DOM: tested in Node, run in the worker.
-import type { Cluster, ClusterSnapshot, EventSnapshot } from '../../../runtime/index.ts';
+import type { Cluster, ClusterSnapshot, EventSnapshot, RequestTrace, RequestTraceRoot } from '../../../runtime/index.ts';
+import type { RequestDurations, SchedulerAttempt, SchedulerDecision } from '../../../runtime/index.ts';
 import { playScenario, runCommandLine } from '../scenario/play.ts';
 import type { Scenario } from '../scenario/types.ts';
 
@@ -31,6 +32,10 @@ export interface LiveView {
   events: EventSnapshot[];
   /** Names cut off from the rest of the cluster right now. */
   isolated: string[];
+  /** The pods the scheduler has tried (their decisions come one at a time: schedulerDecision()). */
+  schedulerAttempts: SchedulerAttempt[];
+  /** apiserver_request_duration_seconds by verb, over the running API servers. */
+  requestDurations: RequestDurations;
 }
 
 /** Longest simulated time one tick may run, so the worker's message loop always gets a turn. */
@@ -104,7 +109,8 @@ export class LiveSession {
   }
 
   view(eventCursor: number): LiveView {
-    return { snapshot: this.cluster.snapshot(), events: this.cluster.eventsSince(eventCursor, 300), isolated: [...this.isolated] };
+    return { snapshot: this.cluster.snapshot(), events: this.cluster.eventsSince(eventCursor, 300), isolated: [...this.isolated],
+      schedulerAttempts: this.cluster.schedulerAttempts(), requestDurations: this.cluster.requestDurations() };
   }
 
   /**
@@ -128,6 +134,16 @@ export class LiveSession {
       if ('command' in input) await this.command(input.command);
       else await this.fault(input.fault);
     }
+  }
+
+  /** One request followed through the control plane (default: the reader's last kubectl write), and the requests to choose from. */
+  trace(requestId?: string): { roots: RequestTraceRoot[]; trace: RequestTrace } {
+    return { roots: this.cluster.traceRoots(), trace: this.cluster.requestTrace(requestId) };
+  }
+
+  /** The scheduler's last decision for one pod (its annotations parsed), undefined if it has none. */
+  schedulerDecision(namespace: string, name: string): SchedulerDecision | undefined {
+    return this.cluster.schedulerDecision(namespace, name);
   }
 
   /** A hash of everything that happened: equal for equal scenarios and inputs at equal times. */

@@ -3,7 +3,8 @@
 // widgets that render it. Views arrive from the worker as they come and are drawn at most once
 // per animation frame, so the page never blocks on the simulation.
 import type * as Comlink from 'comlink';
-import type { EventSnapshot } from '../../../../runtime/index.ts';
+import type { EventSnapshot, RequestTrace, RequestTraceRoot } from '../../../../runtime/index.ts';
+import type { SchedulerDecision } from '../../../../runtime/index.ts';
 import type { Scenario } from '../../../lib/scenario/types.ts';
 import type { CommandOutput, LiveFault, LiveInput, LiveView, LiveWorkerApi, OpenResult } from './protocol.ts';
 
@@ -208,7 +209,15 @@ export class LiveController {
     for (const w of this.widgets) (w as { reset?: () => void }).reset?.();
   }
 
+  trace(requestId?: string): Promise<{ roots: RequestTraceRoot[]; trace: RequestTrace } | undefined> {
+    return this.guard(() => this.api.trace(this.id, requestId));
+  }
+
   inputs(): Promise<LiveInput[] | undefined> {
     return this.guard(() => this.api.inputs(this.id));
+  }
+
+  schedulerDecision(namespace: string, name: string): Promise<SchedulerDecision | undefined> {
+    return this.guard(() => this.api.schedulerDecision(this.id, namespace, name));
   }
 }

@@ -1,7 +1,9 @@
 // The contract between a page's live widgets and its runtime worker (site/workers/live-cluster.worker.ts),
 // reached through comlink. One worker per page holds every live cluster of the page, each by id.
 import type { Scenario } from '../../../lib/scenario/types.ts';
+import type { RequestTrace, RequestTraceRoot } from '../../../../runtime/index.ts';
 import type { CommandOutput, LiveFault, LiveInput, LiveView } from '../../../lib/live/live-session.ts';
+import type { SchedulerDecision } from '../../../../runtime/index.ts';
 
 export type { CommandOutput, LiveFault, LiveInput, LiveView };
 
@@ -19,9 +21,13 @@ export interface LiveWorkerApi {
   /** Boots the scenario again from its seed, dropping the reader's inputs. */
   restart(id: string): Promise<{ nowMs: number }>;
   inputs(id: string): Promise<LiveInput[]>;
+  /** The scheduler's last decision for a pod (annotations parsed, PodScheduled condition); undefined without one. */
+  schedulerDecision(id: string, namespace: string, name: string): Promise<SchedulerDecision | undefined>;
+  /** The request trace (default: the reader's last kubectl write) and the requests to choose from. */
+  trace(id: string, requestId?: string): Promise<{ roots: RequestTraceRoot[]; trace: RequestTrace }>;
 }
 
 /** The widgets a LiveCluster can show. */
-export type LiveWidget = 'cluster' | 'terminal' | 'events';
+export type LiveWidget = 'cluster' | 'terminal' | 'events' | 'trace' | 'scheduler' | 'latency';
 /** A "try this" prompt: a command, or a command with a note. */
 export type TryThis = string | { run: string; note: string };

@@ -9,9 +9,12 @@ import { controlBar } from './control-bar.ts';
 import { LiveController } from './controller.ts';
 import { h } from './dom.ts';
 import { EventsView } from './events-view.ts';
+import { LatencyView } from './latency-view.ts';
 import type { LiveWidget, LiveWorkerApi, TryThis } from './protocol.ts';
+import { SchedulerView } from './scheduler-view.ts';
 import { sharedInputs } from './share.ts';
 import { LiveTerminal } from './terminal.ts';
+import { TraceView } from './trace-view.ts';
 
 interface FigureConfig {
   title: string;
@@ -44,7 +47,12 @@ async function mount(figure: HTMLElement, id: string): Promise<void> {
   const views: { element: HTMLElement }[] = [];
   let terminal: LiveTerminal | undefined;
   for (const w of config.widgets) {
-    const view = w === 'cluster' ? new ClusterView(c, config.title) : w === 'events' ? new EventsView(c, config.title) : (terminal = new LiveTerminal(c, config.title));
+    const view = w === 'cluster' ? new ClusterView(c, config.title)
+      : w === 'events' ? new EventsView(c, config.title)
+        : w === 'trace' ? new TraceView(c, config.title)
+          : w === 'scheduler' ? new SchedulerView(c, config.title)
+            : w === 'latency' ? new LatencyView(c, config.title)
+              : (terminal = new LiveTerminal(c, config.title));
     c.widgets.push(view);
     views.push(view);
   }
