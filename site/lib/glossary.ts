@@ -2,6 +2,17 @@
 // chapter sections that explain it. Rendered by site/pages/glossary.astro (anchor = id) and
 // indexed by the search. glossary.test.ts checks that ids are unique and every link resolves.
 
+import { TERMS as TERMS_01 } from './glossary-terms/01-journey.ts';
+import { TERMS as TERMS_02 } from './glossary-terms/02-anatomy.ts';
+import { TERMS as TERMS_03 } from './glossary-terms/03-api-server.ts';
+import { TERMS as TERMS_04 } from './glossary-terms/04-etcd-raft.ts';
+import { TERMS as TERMS_05 } from './glossary-terms/05-controllers.ts';
+import { TERMS as TERMS_06 } from './glossary-terms/06-deployments.ts';
+import { TERMS as TERMS_07 } from './glossary-terms/07-scheduler.ts';
+import { TERMS as TERMS_08 } from './glossary-terms/08-node.ts';
+import { TERMS as TERMS_09 } from './glossary-terms/09-ha-failure.ts';
+import { TERMS as TERMS_10 } from './glossary-terms/10-operating.ts';
+
 export interface GlossaryLink {
   /** Chapter content id (file name in content/ without .mdx). */
   chapter: string;
@@ -21,7 +32,7 @@ export interface GlossaryEntry {
 
 const journey = (anchor: string): GlossaryLink => ({ chapter: '01-journey', anchor });
 
-export const GLOSSARY: readonly GlossaryEntry[] = [
+const CORE_TERMS: readonly GlossaryEntry[] = [
   {
     id: 'admission',
     term: 'Admission control',
@@ -285,7 +296,7 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     id: 'score',
     term: 'Score (scheduling)',
     definition:
-      'The second phase of scheduling a Pod: plugins rate each node that passed filtering, the scores are normalized to 0-100 and weighted, and the highest total wins.',
+      'The second phase of scheduling a Pod: plugins rate each node that passed filtering from 0 to 100 (a plugin with a NormalizeScore step rescales its scores into that range; the others must return it directly), each plugin\'s scores are multiplied by its weight, and the highest total wins.',
     see: [journey('the-scheduler-filters-scores-and-binds')],
   },
   {
@@ -337,4 +348,22 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
       'A long-running API request that streams every change (ADDED, MODIFIED, DELETED) to a kind of object from a given resourceVersion on. Watches are how components notice work without polling.',
     see: [journey('watches-wake-the-controllers')],
   },
+];
+
+/**
+ * Every term of the book: the core terms above, then each chapter's own (site/lib/glossary-terms/,
+ * one file per chapter, written with the chapter).
+ */
+export const GLOSSARY: readonly GlossaryEntry[] = [
+  ...CORE_TERMS,
+  ...TERMS_01,
+  ...TERMS_02,
+  ...TERMS_03,
+  ...TERMS_04,
+  ...TERMS_05,
+  ...TERMS_06,
+  ...TERMS_07,
+  ...TERMS_08,
+  ...TERMS_09,
+  ...TERMS_10,
 ];
