@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { proseOfMdx, shinglesOf, wordsOf } from './shingles.ts';
+import { CHAPTER_CONCEPTS } from './concepts.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const contentDir = join(root, 'content');
@@ -61,6 +62,19 @@ describe.each(chapterFiles)('%s', (file) => {
 });
 
 describe('the book', () => {
+  it('has ten chapters, ordered 1 to 10, none of them a draft', () => {
+    const orders = chapterFiles.map((f) => frontmatterOf(readFileSync(join(contentDir, f), 'utf8')));
+    expect(orders.map((f) => f['order'])).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(orders.filter((f) => f['draft'] === true)).toEqual([]);
+    expect(Object.keys(CHAPTER_CONCEPTS).sort()).toEqual(chapterFiles.map((f) => f.replace(/\.mdx$/, '')));
+  });
+
+  it.each(Object.entries(CHAPTER_CONCEPTS))('%s teaches each concept of its coverage list', (id, concepts) => {
+    const text = readFileSync(join(contentDir, `${id}.mdx`), 'utf8').replace(/^---\n[\s\S]*?\n---\n/, '');
+    const missing = Object.entries(concepts).filter(([, re]) => !re.test(text)).map(([name]) => name);
+    expect(missing, `concepts missing from ${id}`).toEqual([]);
+  });
+
   it('has its seed fingerprints (npm run seeds:fingerprint)', () => {
     expect(seedHashes.size).toBeGreaterThan(1000);
     // where the articles are at hand (a developer machine, CI), the fingerprints are theirs
