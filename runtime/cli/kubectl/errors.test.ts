@@ -78,6 +78,25 @@ describe('formatStatusError', () => {
       'The Deployment "web" is invalid: \n* spec.selector: Required value\n* spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 0: must be greater than 0\n',
     ],
   ])('%#', (s, want) => expect(formatStatusError(s)).toBe(want));
+
+  // no HTTP answer (the REST client's code-0 Status for a *url.Error): StandardErrorMessage
+  it.each([
+    ['Get "https://192.168.49.10:6443/api/v1/namespaces/default/pods": EOF', 'Unable to connect to the server: EOF\n'],
+    [
+      'Post "https://192.168.49.10:6443/apis/apps/v1/namespaces/default/deployments": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+      'Unable to connect to the server: context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n',
+    ],
+    [
+      'Get "https://192.168.49.2:8443/api/v1/pods?watch=true": dial tcp 192.168.49.2:8443: connect: connection refused',
+      'The connection to the server 192.168.49.2:8443 was refused - did you specify the right host or port?\n',
+    ],
+    [
+      'The connection to the server 192.168.49.2:8443 was refused - did you specify the right host or port?',
+      'The connection to the server 192.168.49.2:8443 was refused - did you specify the right host or port?\n',
+    ],
+    // AddSourceToErr wraps a non-Status error with fmt.Errorf
+    ['error when creating "STDIN": Post "https://192.168.49.10:6443/api/v1/namespaces/default/pods": EOF', 'error: error when creating "STDIN": Post "https://192.168.49.10:6443/api/v1/namespaces/default/pods": EOF\n'],
+  ])('%s', (message, want) => expect(formatStatusError(status('', message, 0))).toBe(want));
 });
 
 describe('success lines', () => {

@@ -6,11 +6,30 @@ import type { Status } from '../../api/index.ts';
 
 /** The text kubectl prints on stderr for an API Status error (with the final newline). */
 export function formatStatusError(status: Status): string {
+  // code 0: no HTTP answer at all (the REST client's failure Status for a *url.Error)
+  if (status.code === 0 && !status.reason) return connectionError(status.message ?? '');
   if (status.reason === 'Invalid' && status.details) return invalidMessage(status);
   if (status.reason === 'Unauthorized')
     return `error: You must be logged in to the server (${status.message ?? ''})\n`;
   if (status.reason) return `Error from server (${status.reason}): ${status.message ?? ''}\n`;
   return `Error from server: ${status.message ?? ''}\n`;
+}
+
+/**
+ * StandardErrorMessage's *url.Error case: a refused connection names the server's host, any other
+ * failure (EOF, a timeout) is "Unable to connect to the server: <err>". A message that is not
+ * `<Method> "<url>": <err>` is already kubectl's text (the refusal) or was wrapped by fmt.Errorf
+ * (AddSourceToErr: "error when creating ..."), which kubectl prints after "error: ".
+ */
+function connectionError(message: string): string {
+  const m = /^[A-Z][a-z]+ "([^"]*)": ([\s\S]*)$/.exec(message);
+  if (!m) return message.startsWith('The connection to the server ') ? `${message}\n` : clientError(message);
+  const [, url, err] = m as unknown as [string, string, string];
+  if (err.includes('connection refused')) {
+    const host = /^[a-z]+:\/\/([^/?#]*)/.exec(url)?.[1] ?? url;
+    return `The connection to the server ${host} was refused - did you specify the right host or port?\n`;
+  }
+  return `Unable to connect to the server: ${err}\n`;
 }
 
 /** kubectl's special form for 422: `The Pod "x" is invalid: spec.containers[0].image: Required value`. */
