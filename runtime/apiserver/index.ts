@@ -15,7 +15,7 @@ export { bootstrapClusterRoles, bootstrapClusterRoleBindings } from './authz/rba
 export { AdmissionChain, type AdmissionStep } from './admission/chain.ts';
 export type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from './admission/types.ts';
 export { DEFAULT_ADMISSION_PLUGINS } from './admission/plugins/index.ts';
-export { ApiMetrics, REQUEST_DURATION_BUCKETS_SECONDS } from './metrics.ts';
+export { ApiMetrics, REQUEST_DURATION_BUCKETS_SECONDS, type DurationSeries } from './metrics.ts';
 export { AuditLog, type AuditEvent, type AuditStage } from './audit.ts';
 export { SERVED_RESOURCES, servedResource, storagePrefix } from './resources.ts';
 export { SYSTEM_NAMESPACES } from './bootstrap.ts';

@@ -31,6 +31,15 @@ interface Histogram {
   count: number;
 }
 
+/** One apiserver_request_duration_seconds series as it stands: cumulative counts per bucket (le), sum and count. */
+export interface DurationSeries {
+  readonly labels: Readonly<Record<string, string>>;
+  /** Requests at most REQUEST_DURATION_BUCKETS_SECONDS[i] long (cumulative, as the _bucket series). */
+  readonly counts: readonly number[];
+  readonly sum: number;
+  readonly count: number;
+}
+
 const esc = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 const labelText = (labels: Record<string, string>): string =>
   Object.keys(labels).sort().map((k) => `${k}="${esc(labels[k]!)}"`).join(',');
@@ -94,6 +103,14 @@ export class ApiMetrics {
     }
     h.sum += durationSeconds;
     h.count++;
+  }
+
+  /**
+   * The apiserver_request_duration_seconds series, for observers outside the simulation
+   * (runtime/cluster/observe-metrics.ts): the live counters, read-only, so reading costs no text.
+   */
+  durationSeries(): Iterable<DurationSeries> {
+    return this.histograms.values();
   }
 
   /** The /metrics page. */

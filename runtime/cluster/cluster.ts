@@ -21,6 +21,8 @@ import { kubectlRun } from './kubectl-klog.ts';
 import { startComponents, type ClusterComponents } from './components.ts';
 import { staticPodSource } from './static-pods.ts';
 import { planCluster, type ClusterOptions, type ClusterPlan } from './options.ts';
+import { schedulerAttempts, schedulerDecision, type SchedulerAttempt, type SchedulerDecision } from './observe-scheduler.ts';
+import { requestDurations, type RequestDurations } from './observe-metrics.ts';
 import { clusterSnapshot, eventsSince, type ClusterSnapshot, type EventSnapshot } from './observe.ts';
 import { requestTrace, traceRoots, type RequestTrace, type RequestTraceRoot } from './observe-trace.ts';
 
@@ -86,6 +88,16 @@ export interface Cluster {
    * ran: a bounded step for a worker whose message loop must get a turn. Returns the ms advanced.
    */
   step(maxMs: number, maxEvents?: number): number;
+  /**
+   * The scheduler's last decision for a pod (observe-scheduler.ts): its kube-scheduler-simulator
+   * annotations parsed (each node's filter verdicts, raw and weighted scores, the selected node) and
+   * its PodScheduled condition; undefined without annotations. Read from a running API server's cache.
+   */
+  schedulerDecision(namespace: string, name: string): SchedulerDecision | undefined;
+  /** The pods that carry the scheduler's annotations: Pending ones first, then the most recently scheduled. */
+  schedulerAttempts(): SchedulerAttempt[];
+  /** apiserver_request_duration_seconds by verb, summed over the running replicas and per replica (observe-metrics.ts). */
+  requestDurations(): RequestDurations;
   /** For tests, benchmarks and the UI: the parts behind the public API. */
   readonly internals: ClusterInternals;
 }
@@ -274,6 +286,9 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     },
     faults,
     trace: () => kernel.trace.events(),
+    schedulerDecision: (namespace, name) => schedulerDecision(controlPlane, namespace, name),
+    schedulerAttempts: () => schedulerAttempts(controlPlane),
+    requestDurations: () => requestDurations(controlPlane),
     traceHash: () => kernel.trace.hash(),
     internals: { kernel, plan, controlPlane, components, restClient, driveUntil, files, cloud },
   };

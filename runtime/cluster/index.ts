@@ -3,6 +3,8 @@ export { createCluster, COMMAND_TIMEOUT_MS, KUBECTL_WATCH_WINDOW_MS, type Cluste
 export { planCluster, LOAD_BALANCER, type ClusterOptions, type ClusterPlan, type MachinePlan, type Topology, type WorkerSpec } from './options.ts';
 export type { RequestTrace, RequestTraceRoot, RequestTraceStep, TraceLane } from './observe-trace.ts';
 export type { ClusterSnapshot, NodeSnapshot, PodSnapshot, EtcdMemberSnapshot, ComponentSnapshot, EventSnapshot } from './observe.ts';
+export type { SchedulerAttempt, SchedulerDecision } from './observe-scheduler.ts';
+export type { RequestDurations, VerbDurations } from './observe-metrics.ts';
 export { ADMIN_CREDENTIALS, type Component, type ControlPlane } from './control-plane.ts';
 export { nodeObject, podCIDR, KUBELET_VERSION } from './nodes.ts';
 export { startComponents, type ClusterComponents } from './components.ts';
