@@ -844,14 +844,34 @@ describe('kubectl describe, logs, auth, drain', () => {
     const body = t.requests.at(-1)!.body as {
       spec: { resourceAttributes: Record<string, string> };
     };
+    // cani.go RunAccessCheck sends the namespace as it is, for a cluster-scoped resource too
     expect(body.spec.resourceAttributes).toEqual({
-      namespace: '',
+      namespace: 'default',
       verb: 'delete',
       group: '',
       resource: 'nodes',
       subresource: '',
       name: '',
     });
+  });
+  it("auth can-i warns as cani.go's resourceFor and Validate do (never about '*')", () => {
+    const t = cluster();
+    const cases: [string, string][] = [
+      ["auth can-i '*' '*'", ''],
+      ['auth can-i list pods', ''],
+      ['auth can-i impersonate users', ''],
+      ['auth can-i list widgets', "Warning: the server doesn't have a resource type 'widgets'\n\n"],
+      ['auth can-i list widgets.example.com', "Warning: the server doesn't have a resource type 'widgets' in group 'example.com'\n\n"],
+      ['auth can-i list nodes', "Warning: resource 'nodes' is not namespace scoped\n\n"],
+      ['auth can-i list nodes -A', ''],
+      ['auth can-i get priorityclasses', "Warning: resource 'priorityclasses' is not namespace scoped in group 'scheduling.k8s.io'\n\n"],
+      ['auth can-i frobnicate pods', "Warning: verb 'frobnicate' is not a known verb\n\n"],
+      ['auth can-i fetch /healthz', "Warning: verb 'fetch' is not a known verb\n\n"],
+    ];
+    for (const [line, stderr] of cases) expect(kubectl(t, line).stderr, line).toBe(stderr);
+    kubectl(t, "auth can-i '*' '*'");
+    const attributes = (t.requests.at(-1)!.body as { spec: { resourceAttributes: Record<string, string> } }).spec.resourceAttributes;
+    expect(attributes).toMatchObject({ verb: '*', group: '', resource: '*', namespace: 'default' });
   });
   it('drain refuses bare pods without --force, then evicts', () => {
     const t = cluster();

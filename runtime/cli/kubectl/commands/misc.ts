@@ -15,6 +15,28 @@ import { clusterRoleBindingFor, clusterRoleFor, roleBindingFor, roleFor } from '
 
 const SSAR = { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews' };
 
+// cani.go: the verbs Validate knows, and the resources RBAC serves that discovery does not list
+const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
+const NON_RESOURCE_URL_VERBS = new Set(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
+const NON_STANDARD_RESOURCE_NAMES = new Set(['users', 'groups']);
+
+/**
+ * cani.go resourceFor: "*" is every resource (no lookup, no warning); a type discovery does not
+ * know is sent as typed, with a warning unless it is users or groups (impersonation's resources).
+ */
+export function canIResourceFor(typed: string): { info?: ReturnType<typeof lookupResource>; resource: string; warning?: string } {
+  if (typed === '*') return { resource: typed };
+  const info = lookupResource(typed.toLowerCase());
+  if (info) return { info, resource: info.resource };
+  // schema.ParseResourceArg: "resource.group" (the version form aside)
+  const lower = typed.toLowerCase();
+  const dot = lower.indexOf('.');
+  const [resource, group] = dot === -1 ? [lower, ''] : [lower.slice(0, dot), lower.slice(dot + 1)];
+  if (NON_STANDARD_RESOURCE_NAMES.has(dot === -1 ? resource : `${resource}.${group}`)) return { resource: typed };
+  const warning = group === '' ? `the server doesn't have a resource type '${resource}'` : `the server doesn't have a resource type '${resource}' in group '${group}'`;
+  return { resource: typed, warning };
+}
+
 export function runAuthCanI(ctx: Ctx, done: () => void): void {
   if (flagBool(ctx.args, 'list')) return runAuthCanIList(ctx, done);
   const [verb, target, nameArg] = ctx.args.positionals;
@@ -24,19 +46,34 @@ export function runAuthCanI(ctx: Ctx, done: () => void): void {
     );
     return done();
   }
+  // WarningPrinter.Print: "Warning: " + a message that ends in "\n", then "\n"
+  const warn = (message: string): void => {
+    ctx.stderr += `Warning: ${message}\n\n`;
+  };
   const spec: Record<string, unknown> = {};
   if (target.startsWith('/')) {
     spec.nonResourceAttributes = { path: target, verb };
+    if (!NON_RESOURCE_URL_VERBS.has(verb)) warn(`verb '${verb}' is not a known verb`);
   } else {
-    const [typedWithSub, slashName] = target.split('/') as [string, string | undefined];
-    const info = lookupResource(typedWithSub);
-    if (!info)
-      ctx.stderr += `Warning: the server doesn't have a resource type '${typedWithSub}'\n\n`;
+    // Complete: strings.SplitN(args[1], "/", 2), then resourceFor
+    const slash = target.indexOf('/');
+    const typed = slash === -1 ? target : target.slice(0, slash);
+    const slashName = slash === -1 ? undefined : target.slice(slash + 1);
+    const resolved = canIResourceFor(typed);
+    if (resolved.warning) warn(resolved.warning);
+    const info = resolved.info;
+    // Validate: a cluster-scoped resource (found in discovery; "*" counts as namespaced) checked
+    // without -A is warned about, and so is a verb RBAC does not know
+    if (!ctx.allNamespaces) {
+      if (info && !info.namespaced) warn(info.group === '' ? `resource '${info.resource}' is not namespace scoped` : `resource '${info.resource}' is not namespace scoped in group '${info.group}'`);
+      if (!RESOURCE_VERBS.has(verb)) warn(`verb '${verb}' is not a known verb`);
+    }
     spec.resourceAttributes = {
-      namespace: ctx.allNamespaces || (info && !info.namespaced) ? '' : ctx.namespace,
+      // RunAccessCheck sends the namespace as it is, a cluster-scoped resource too
+      namespace: ctx.allNamespaces ? '' : ctx.namespace,
       verb,
       group: info?.group ?? '',
-      resource: info?.resource ?? typedWithSub,
+      resource: info?.resource ?? resolved.resource,
       subresource: flagString(ctx.args, 'subresource') ?? '',
       name: nameArg ?? slashName ?? '',
     };
