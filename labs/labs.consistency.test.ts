@@ -10,7 +10,7 @@ import { parseLabMeta } from '../scripts/lib/labs/frontmatter.ts';
 import { labSlugs, LABS_DIR } from '../scripts/lib/labs/catalog.ts';
 
 const REQUIRED = ['lab.mdx', 'starter.ts', 'solution.ts', 'hidden.test.ts', 'examples.test.ts', 'tests.json'];
-const RUNTIME_FACES = ['api', 'controllers', 'scheduler'].map((m) => `runtime/${m}/index.ts`);
+const RUNTIME_FACES = ['api', 'apiserver', 'controllers', 'scheduler'].map((m) => `runtime/${m}/index.ts`);
 const slugs = labSlugs();
 
 interface ImportLine {
@@ -73,11 +73,23 @@ describe.each(slugs)('lab %s', (slug) => {
     expect(bad).toEqual([]);
   });
 
-  it.each(['hidden.test.ts', 'examples.test.ts'])('%s imports only vitest, @lab/submission and runtime faces', (file) => {
+  // Suites may also use fast-check and helper modules of their own folder (e.g. ./reference.ts,
+  // which re-exports the solution their differential tests compare with), never the starter.
+  const isLocalHelper = (spec: string) => /^\.\/[\w.-]+\.ts$/.test(spec) && spec !== './starter.ts' && existsSync(join(dir, spec));
+  const suiteMayImport = (spec: string) =>
+    spec === 'vitest' || spec === 'fast-check' || spec === '@lab/submission' || isRuntimeFace(spec) || isLocalHelper(spec);
+
+  it.each(['hidden.test.ts', 'examples.test.ts'])('%s imports only vitest, fast-check, @lab/submission, runtime faces and its helpers', (file) => {
     const source = readFileSync(join(dir, file), 'utf8');
-    const bad = importsOf(source).filter((i) => i.spec !== 'vitest' && i.spec !== '@lab/submission' && !isRuntimeFace(i.spec));
+    const bad = importsOf(source).filter((i) => !suiteMayImport(i.spec));
     expect(bad).toEqual([]);
     expect(importsOf(source).some((i) => i.spec === '@lab/submission'), 'imports the learner module').toBe(true);
     expect(source, 'no .only or .skip').not.toMatch(/\.(only|skip)\(/);
+  });
+
+  const helpers = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !['starter.ts', 'solution.ts', 'scenario.ts'].includes(f));
+  it.runIf(helpers.length > 0).each(helpers)('suite helper %s imports only what suites may', (file) => {
+    const bad = importsOf(readFileSync(join(dir, file), 'utf8')).filter((i) => i.spec === '@lab/submission' || !suiteMayImport(i.spec));
+    expect(bad).toEqual([]);
   });
 });

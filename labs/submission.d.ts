@@ -20,4 +20,14 @@ declare module '@lab/submission' {
     plugins: readonly import('../runtime/scheduler/index.ts').WeightedPluginScores[],
   ): [NodeScore[], Status];
   export function selectHost(totals: readonly NodeScore[], intn: import('../runtime/scheduler/index.ts').Intn): [string, Status];
+
+  // rbac-authorizer
+  export function newRbacAuthorizer(lister: import('../runtime/apiserver/index.ts').RbacLister): import('../runtime/apiserver/index.ts').Authorizer;
+  export function ruleAllows(a: import('../runtime/apiserver/index.ts').Attributes, rule: import('../runtime/api/index.ts').PolicyRule): boolean;
+  export function subjectMatches(
+    user: import('../runtime/apiserver/index.ts').UserInfo,
+    subject: import('../runtime/api/index.ts').Subject,
+    bindingNamespace: string,
+  ): boolean;
+  export function forbiddenStatusMessage(a: import('../runtime/apiserver/index.ts').Attributes, reason: string): string;
 }

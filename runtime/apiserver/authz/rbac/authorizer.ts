@@ -185,8 +185,9 @@ function subjectMatches(user: UserInfo, s: Subject, bindingNamespace: string): b
 
 function describeSubject(s: Subject, bindingNamespace: string): string {
   if (s.kind === 'ServiceAccount') {
+    // name/namespace, in that order (rule.go describeSubject)
     const ns = s.namespace && s.namespace !== '' ? s.namespace : bindingNamespace;
-    return `${s.kind} ${q(`${ns}/${s.name}`)}`;
+    return `${s.kind} ${q(`${s.name}/${ns}`)}`;
   }
   return `${s.kind} ${q(s.name)}`;
 }
