@@ -10,7 +10,7 @@ import { parseLabMeta } from '../scripts/lib/labs/frontmatter.ts';
 import { labSlugs, LABS_DIR } from '../scripts/lib/labs/catalog.ts';
 
 const REQUIRED = ['lab.mdx', 'starter.ts', 'solution.ts', 'hidden.test.ts', 'examples.test.ts', 'tests.json'];
-const RUNTIME_FACES = ['api', 'apiserver', 'controllers', 'scheduler'].map((m) => `runtime/${m}/index.ts`);
+const RUNTIME_FACES = ['api', 'apiserver', 'controllers', 'kubelet', 'scheduler'].map((m) => `runtime/${m}/index.ts`);
 const slugs = labSlugs();
 
 interface ImportLine {

@@ -30,4 +30,15 @@ declare module '@lab/submission' {
     bindingNamespace: string,
   ): boolean;
   export function forbiddenStatusMessage(a: import('../runtime/apiserver/index.ts').Attributes, reason: string): string;
+
+  // kubelet-restarts
+  export function getPhase(
+    pod: import('../runtime/api/index.ts').Pod,
+    statuses: readonly import('../runtime/api/index.ts').ContainerStatus[],
+    podIsTerminal: boolean,
+  ): import('../runtime/api/index.ts').PodPhase;
+  export function restartDecision(
+    history: import('../runtime/kubelet/index.ts').ContainerHistory,
+    nowMs: number,
+  ): import('../runtime/kubelet/index.ts').RestartDecision;
 }

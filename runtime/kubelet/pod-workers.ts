@@ -6,7 +6,7 @@ import type { EventRecorder, Lister, RestClient } from '../client/index.ts';
 import type { ContainerInfo, ContainerRuntime } from '../cri/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
 import type { NodeCni } from '../network/index.ts';
-import { RestartBackoff } from './backoff.ts';
+import { RestartBackoff, newCrashLoopBackoff } from './backoff.ts';
 import { admitPod } from './admission.ts';
 import { adoptFromRuntime, restartCountsAfterReboot } from './adopt.ts';
 import { formatPod } from './format.ts';
@@ -98,7 +98,7 @@ interface Worker {
 
 export class PodWorkers {
   private readonly workers = new Map<string, Worker>();
-  private readonly backoff = new RestartBackoff();
+  private readonly backoff = newCrashLoopBackoff();
   private readonly imageBackoff = new RestartBackoff();
   private readonly probes: ProbeManager;
 
@@ -293,7 +293,7 @@ export class PodWorkers {
       this.writeStatus(w);
       return true;
     }
-    this.backoff.next(key, exitMs);
+    this.backoff.next(key, exitMs, this.ctx.now());
     return false;
   }
 
@@ -329,7 +329,7 @@ export class PodWorkers {
       w.busy = false;
       if (!this.workers.has(w.key)) return;
       if (!result.ok) {
-        this.imageBackoff.next(imageKey, this.ctx.now());
+        this.imageBackoff.next(imageKey, this.ctx.now(), this.ctx.now());
         rec.waiting = { reason: 'ErrImagePull', message: result.message };
         this.event(w.pod, c.name, 'Warning', 'Failed', `Failed to pull image "${image}": ${result.message}`);
         this.event(w.pod, c.name, 'Warning', 'Failed', 'Error: ErrImagePull');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerStatus, Pod, RestartPolicy } from '../api/index.ts';
 import { admitPod } from './admission.ts';
-import { podPhase, qosClass } from './status.ts';
+import { getPhase, podPhase, qosClass } from './status.ts';
 
 const pod = (restartPolicy: RestartPolicy, names: string[], resources: Record<string, unknown>[] = []): Pod =>
   ({ metadata: { name: 'p', namespace: 'default', uid: 'u' }, spec: { restartPolicy, containers: names.map((name, i) => ({ name, image: 'nginx', ...(resources[i] ? { resources: resources[i] } : {}) })) } }) as Pod;
@@ -26,6 +26,25 @@ describe('podPhase (getPhase)', () => {
   ])('%s -> %s', (_name, policy, statuses, phase) => {
     const names = statuses.length === 1 && _name.includes('missing') ? ['a', 'b'] : statuses.map((s) => s.name);
     expect(podPhase(pod(policy, names), statuses)).toBe(phase);
+  });
+});
+
+describe('getPhase with init containers and podIsTerminal', () => {
+  const withInit = (policy: RestartPolicy, init: string[], names: string[], annotations?: Record<string, string>): Pod =>
+    ({ metadata: { name: 'p', namespace: 'default', uid: 'u', ...(annotations ? { annotations } : {}) }, spec: { restartPolicy: policy, initContainers: init.map((name) => ({ name, image: 'busybox' })), containers: names.map((name) => ({ name, image: 'nginx' })) } }) as Pod;
+  it.each<[string, Pod, ContainerStatus[], boolean, string]>([
+    ['an init container still running', withInit('Always', ['i'], ['a']), [cs('i', running), cs('a', waiting)], false, 'Pending'],
+    ['init done, app running', withInit('Always', ['i'], ['a']), [cs('i', exited(0)), cs('a', running)], false, 'Running'],
+    ['init failed with Never', withInit('Never', ['i'], ['a']), [cs('i', exited(1)), cs('a', waiting)], false, 'Failed'],
+    ['init failed with OnFailure: retried, Pending', withInit('OnFailure', ['i'], ['a']), [cs('i', { waiting: { reason: 'CrashLoopBackOff' } }, 1), cs('a', waiting)], false, 'Pending'],
+    ['init status missing', withInit('Always', ['i'], ['a']), [cs('a', running)], false, 'Pending'],
+    ['init waiting after a success counts as done', withInit('Always', ['i'], ['a']), [cs('i', { waiting: {} }, 0), cs('a', running)], false, 'Running'],
+    ['terminal pod with Always: all exited 0', withInit('Always', [], ['a']), [cs('a', exited(0))], true, 'Succeeded'],
+    ['terminal pod with Always: one failed', withInit('Always', [], ['a', 'b']), [cs('a', exited(0)), cs('b', exited(137))], true, 'Failed'],
+    ['terminal static pod keeps the policy rule', withInit('Always', [], ['a'], { 'kubernetes.io/config.source': 'file' }), [cs('a', exited(0))], true, 'Running'],
+    ['waiting after a success is stopped but not succeeded', withInit('OnFailure', [], ['a']), [cs('a', { waiting: { reason: 'CrashLoopBackOff' } }, 0)], false, 'Running'],
+  ])('%s -> %s', (_name, pod, statuses, terminal, phase) => {
+    expect(getPhase(pod, statuses, terminal)).toBe(phase);
   });
 });
 

@@ -80,31 +80,71 @@ export function containerStatusOf(name: string, image: string, rec: ContainerRec
   };
 }
 
-/** getPhase: pending, running, or terminal by restart policy (kubelet_pods.go). */
-export function podPhase(pod: Pod, statuses: readonly ContainerStatus[]): PodPhase {
-  let waiting = 0, running = 0, stopped = 0, succeeded = 0, unknown = 0;
+/**
+ * getPhase (kubelet_pods.go) with the ContainerRestartRules and RestartAllContainersOnContainerExits
+ * feature gates off (their default): the phase from the statuses of the pod's init containers and
+ * containers (one list, found by name, as podutil.GetContainerStatus does). `podIsTerminal`: the
+ * kubelet is done with the pod (deleted or evicted), so its containers will not restart whatever the
+ * policy. Restartable init containers (sidecars) are not modelled: this API has no per-container
+ * restartPolicy.
+ */
+export function getPhase(pod: Pod, statuses: readonly ContainerStatus[], podIsTerminal: boolean): PodPhase {
+  const find = (name: string) => statuses.find((s) => s.name === name);
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  let pendingInit = 0;
+  let failedInit = 0;
+  for (const c of pod.spec.initContainers ?? []) {
+    const s = find(c.name);
+    const state = s?.state ?? {};
+    if (!s || state.running) pendingInit++;
+    else if (state.terminated) {
+      if (state.terminated.exitCode !== 0) failedInit++;
+    } else if (state.waiting) {
+      const last = s.lastState?.terminated;
+      if (!last) pendingInit++;
+      else if (last.exitCode !== 0) failedInit++;
+    } else pendingInit++;
+  }
+  let unknown = 0, running = 0, waiting = 0, stopped = 0, succeeded = 0;
   for (const c of pod.spec.containers) {
-    const s = statuses.find((x) => x.name === c.name);
-    if (!s?.state) unknown++;
-    else if (s.state.running) running++;
-    else if (s.state.terminated) {
+    const s = find(c.name);
+    const state = s?.state ?? {};
+    if (!s) unknown++;
+    else if (state.running) running++;
+    else if (state.terminated) {
       stopped++;
-      if (s.state.terminated.exitCode === 0) succeeded++;
-    } else if (s.state.waiting) {
+      if (state.terminated.exitCode === 0) succeeded++;
+    } else if (state.waiting) {
       if (s.lastState?.terminated) stopped++;
       else waiting++;
     } else unknown++;
   }
-  if (waiting > 0) return 'Pending';
+  if (failedInit > 0 && policy === 'Never') return 'Failed';
+  if (pendingInit > 0 || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
-    const policy = pod.spec.restartPolicy ?? 'Always';
+    if (podIsTerminal && !isStaticPod(pod)) return stopped === succeeded ? 'Succeeded' : 'Failed';
     if (policy === 'Always') return 'Running';
     if (stopped === succeeded) return 'Succeeded';
     if (policy === 'Never') return 'Failed';
     return 'Running';
   }
   return 'Pending';
+}
+
+/** kubetypes.IsStaticPod: the pod came from a manifest file or URL (config.source is not "api"). */
+function isStaticPod(pod: Pod): boolean {
+  const source = pod.metadata.annotations?.['kubernetes.io/config.source'];
+  return source !== undefined && source !== 'api';
+}
+
+/**
+ * The phase the simulated kubelet reports: getPhase over the app containers only, because it does
+ * not run init containers (their statuses would never appear); pods it terminates get their terminal
+ * phase from the pod worker instead (terminalPhase).
+ */
+export function podPhase(pod: Pod, statuses: readonly ContainerStatus[]): PodPhase {
+  return getPhase({ ...pod, spec: { ...pod.spec, initContainers: [] } }, statuses, false);
 }
 
 /** GetPodQOS: Guaranteed when every container's requests equal limits for cpu and memory. */
