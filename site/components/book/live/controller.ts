@@ -27,6 +27,9 @@ export interface ControllerState {
   busy: boolean;
 }
 
+/** How often the widgets redraw while the simulation runs. */
+const DRAWS_PER_SECOND = 10;
+
 /** Events kept for the widgets (bounded, so memory stays flat however long the page runs). */
 const EVENT_BUFFER = 400;
 
@@ -39,6 +42,7 @@ export class LiveController {
   private inFlight = false;
   private lastTickWall = 0;
   private frameRequested = false;
+  private lastDrawWall = 0;
   private pendingEvents: EventSnapshot[] = [];
   private readonly stateListeners = new Set<(s: ControllerState) => void>();
   private failed: string | undefined;
@@ -112,13 +116,17 @@ export class LiveController {
   private requestDraw(): void {
     if (this.frameRequested) return;
     this.frameRequested = true;
-    requestAnimationFrame(() => {
+    // at most one draw per animation frame, and no more than DRAWS_PER_SECOND: a person cannot
+    // follow faster, and a big cluster's view then costs the page a few frames a second, not all
+    const wait = Math.max(0, this.lastDrawWall + 1000 / DRAWS_PER_SECOND - performance.now());
+    setTimeout(() => requestAnimationFrame(() => {
       this.frameRequested = false;
+      this.lastDrawWall = performance.now();
       if (!this.view) return;
       const fresh = this.pendingEvents;
       this.pendingEvents = [];
       for (const w of this.widgets) w.render(this.view, fresh, this.state.nowMs);
-    });
+    }), wait);
   }
 
   async refresh(): Promise<void> {

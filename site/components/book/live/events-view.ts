@@ -74,6 +74,7 @@ export class EventsView implements LiveWidgetView {
 
   private redraw(): void {
     const shown = this.c.events.filter((e) => this.matches(e)).slice(-ROWS_SHOWN);
+    // read the layout once, before writing: whether the reader is following the newest rows
     const atBottom = this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < 24;
     reconcile(this.body, shown, (e) => String(e.resourceVersion), () => this.row(), (el, e) => this.update(el, e));
     setText(this.count, `${shown.length} of ${this.c.events.length} events`);

@@ -27,3 +27,18 @@ describe('share links', () => {
     expect(sharedInputs(hash, 'live-1')).toBeUndefined();
   });
 });
+
+import { clusterFromQuery } from './share.ts';
+
+describe('clusterFromQuery', () => {
+  it.each([
+    ['', { ok: true, cluster: {} }],
+    ['?topology=ha&workers=10&seed=7&etcd=5', { ok: true, cluster: { topology: 'ha', workers: 10, seed: 7, etcdMembers: 5 } }],
+    ['?topology=cloud', { ok: false, error: 'topology "cloud" is not single-node, ha or managed' }],
+    ['?workers=500', { ok: false, error: 'workers must be a whole number from 0 to 20 (got "500")' }],
+    ['?workers=2.5', { ok: false, error: 'workers must be a whole number from 0 to 20 (got "2.5")' }],
+    ['?etcd=4', { ok: false, error: 'etcd must be 1, 3 or 5 (got 4)' }],
+  ])('%s', (search, want) => {
+    expect(clusterFromQuery(search)).toEqual(want);
+  });
+});

@@ -49,3 +49,41 @@ export function sharedInputs(hash: string, id: string): LiveInput[] | undefined 
     return undefined;
   }
 }
+
+/** A cluster a page address may ask for (the playground's form): bounded so a link cannot ask for a huge one. */
+export interface ClusterQuery {
+  topology?: 'single-node' | 'ha' | 'managed';
+  workers?: number;
+  seed?: number;
+  etcdMembers?: 1 | 3 | 5;
+}
+
+/** Reads ?topology=&workers=&seed=&etcd= (values out of range or unknown are refused with a reason). */
+export function clusterFromQuery(search: string): { ok: true; cluster: ClusterQuery } | { ok: false; error: string } {
+  const q = new URLSearchParams(search);
+  const cluster: ClusterQuery = {};
+  const topology = q.get('topology');
+  if (topology !== null) {
+    if (topology !== 'single-node' && topology !== 'ha' && topology !== 'managed') return { ok: false, error: `topology "${topology}" is not single-node, ha or managed` };
+    cluster.topology = topology;
+  }
+  const int = (name: string, min: number, max: number): number | undefined | string => {
+    const v = q.get(name);
+    if (v === null) return undefined;
+    const n = Number(v);
+    return Number.isInteger(n) && n >= min && n <= max ? n : `${name} must be a whole number from ${min} to ${max} (got "${v}")`;
+  };
+  const workers = int('workers', 0, 20);
+  if (typeof workers === 'string') return { ok: false, error: workers };
+  if (workers !== undefined) cluster.workers = workers;
+  const seed = int('seed', 1, 2 ** 31 - 1);
+  if (typeof seed === 'string') return { ok: false, error: seed };
+  if (seed !== undefined) cluster.seed = seed;
+  const etcd = int('etcd', 1, 5);
+  if (typeof etcd === 'string') return { ok: false, error: etcd };
+  if (etcd !== undefined) {
+    if (etcd !== 1 && etcd !== 3 && etcd !== 5) return { ok: false, error: `etcd must be 1, 3 or 5 (got ${etcd})` };
+    cluster.etcdMembers = etcd;
+  }
+  return { ok: true, cluster };
+}

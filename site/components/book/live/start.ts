@@ -12,7 +12,7 @@ import { EventsView } from './events-view.ts';
 import { LatencyView } from './latency-view.ts';
 import type { LiveWidget, LiveWorkerApi, TryThis } from './protocol.ts';
 import { SchedulerView } from './scheduler-view.ts';
-import { sharedInputs } from './share.ts';
+import { clusterFromQuery, sharedInputs } from './share.ts';
 import { LiveTerminal } from './terminal.ts';
 import { TraceView } from './trace-view.ts';
 
@@ -38,6 +38,16 @@ function workerApi(): Comlink.Remote<LiveWorkerApi> {
 
 async function mount(figure: HTMLElement, id: string): Promise<void> {
   const config = JSON.parse(figure.dataset['liveCluster']!) as FigureConfig;
+  // a figure that allows it (the playground) takes its cluster from the page address
+  if (figure.hasAttribute('data-live-url-cluster')) {
+    const asked = clusterFromQuery(location.search);
+    if (!asked.ok) {
+      figure.querySelector('[data-live-body]')!.replaceChildren(h('p', { class: 'live-error', role: 'alert' }, `The address asks for a cluster this page cannot build: ${asked.error}.`));
+      figure.setAttribute('data-live-state', 'failed');
+      return;
+    }
+    config.scenario = { ...config.scenario, cluster: { ...config.scenario.cluster, ...asked.cluster } };
+  }
   const body = figure.querySelector<HTMLElement>('[data-live-body]')!;
   const status = h('p', { class: 'live-booting', role: 'status' }, 'Starting the simulated cluster…');
   body.replaceChildren(status);
