@@ -1,6 +1,8 @@
-// Validation of NodeResourcesFitArgs. mirrors pkg/scheduler/apis/config/validation/
+// Validation of NodeResourcesFitArgs and NodeAffinityArgs. mirrors pkg/scheduler/apis/config/validation/
 // validation_pluginargs.go (ValidateNodeResourcesFitArgs, validateResources,
-// ValidateRequestedToCapacityRatioArgs / validateFunctionShape).
+// ValidateRequestedToCapacityRatioArgs / validateFunctionShape, ValidateNodeAffinityArgs).
+import { newRequirement, Path } from '../api/index.ts';
+
 const STRATEGIES = ['LeastAllocated', 'MostAllocated', 'RequestedToCapacityRatio'];
 
 interface RawFitArgs {
@@ -65,5 +67,85 @@ export function validateFitArgs(raw: unknown, path: string): string[] {
     }
   });
   if (s.type === 'RequestedToCapacityRatio') validateShape(s, p, errors);
+  return errors;
+}
+
+// ---------------------------------------------------------------- NodeAffinityArgs
+
+interface RawRequirement {
+  key?: unknown;
+  operator?: unknown;
+  values?: unknown;
+}
+interface RawTerm {
+  matchExpressions?: RawRequirement[];
+  matchFields?: RawRequirement[];
+}
+
+const LABEL_OPERATORS: Readonly<Record<string, string>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt' };
+
+/**
+ * newNodeSelectorTerm's parse errors (component-helpers nodeaffinity.go): matchExpressions through
+ * labels.NewRequirement (an unknown operator is NotSupported with no list), matchFields only In or
+ * NotIn with exactly one value.
+ */
+function termErrors(term: RawTerm, path: string, errors: string[]): void {
+  (term.matchExpressions ?? []).forEach((r, i) => {
+    const p = `${path}.matchExpressions[${i}]`;
+    const op = LABEL_OPERATORS[String(r.operator)];
+    if (op === undefined) {
+      errors.push(`${p}.operator: Unsupported value: ${JSON.stringify(r.operator ?? '')}`);
+      return;
+    }
+    const values = Array.isArray(r.values) ? r.values.map(String) : [];
+    const req = newRequirement(String(r.key ?? ''), op, values, pathOf(p));
+    if (!req.ok) errors.push(req.error);
+  });
+  (term.matchFields ?? []).forEach((r, i) => {
+    const p = `${path}.matchFields[${i}]`;
+    const values = Array.isArray(r.values) ? r.values : [];
+    if (r.operator === 'In' || r.operator === 'NotIn') {
+      if (values.length !== 1) errors.push(`${p}.values: Invalid value: ${goStrings(values)}: must have one element`);
+    } else {
+      errors.push(`${p}.operator: Unsupported value: ${JSON.stringify(r.operator ?? '')}: supported values: "In", "NotIn"`);
+    }
+  });
+}
+
+const isEmptyTerm = (t: RawTerm | undefined): boolean => (t?.matchExpressions ?? []).length === 0 && (t?.matchFields ?? []).length === 0;
+
+/** []string{"a", "b"} as field errors print a string slice. */
+const goStrings = (values: unknown[]): string => `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
+
+/** A field.Path from its text ("a.b[0].c"), for newRequirement's paths. */
+function pathOf(text: string): Path {
+  const parts = text.match(/[^.[\]]+|\[\d+\]/g) ?? [];
+  let p: Path | undefined;
+  for (const part of parts) {
+    if (part.startsWith('[')) p = p!.at(Number(part.slice(1, -1)));
+    else p = p ? p.child(part) : Path.of(part);
+  }
+  return p!;
+}
+
+/**
+ * ValidateNodeAffinityArgs (validation_pluginargs.go): the addedAffinity's required NodeSelector
+ * (NewNodeSelector) and preferred terms (NewPreferredSchedulingTerms, whose paths skip
+ * "preference", as upstream's do) must parse.
+ */
+export function validateNodeAffinityArgs(raw: unknown, path: string): string[] {
+  const errors: string[] = [];
+  const added = (raw as { addedAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: RawTerm[] }; preferredDuringSchedulingIgnoredDuringExecution?: { weight?: unknown; preference?: RawTerm }[] } } | null)?.addedAffinity;
+  if (!added) return errors;
+  const required = added.requiredDuringSchedulingIgnoredDuringExecution;
+  if (required) {
+    (required.nodeSelectorTerms ?? []).forEach((t, i) => {
+      if (!isEmptyTerm(t)) termErrors(t, `${path}.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[${i}]`, errors);
+    });
+  }
+  (added.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
+    if (t.weight === 0 || isEmptyTerm(t.preference)) return;
+    termErrors(t.preference ?? {}, `${path}.addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[${i}]`, errors);
+  });
   return errors;
 }

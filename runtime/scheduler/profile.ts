@@ -24,7 +24,7 @@ import {
 } from './framework/cycle.ts';
 import { IN_TREE_REGISTRY, UNMODELED, type PluginFactory } from './plugins/registry.ts';
 import { DEFAULT_FIT_ARGS } from './plugins/noderesources/fit.ts';
-import { validateFitArgs } from './profile-args.ts';
+import { validateFitArgs, validateNodeAffinityArgs } from './profile-args.ts';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 export const API_VERSION = 'kubescheduler.config.k8s.io/v1';
@@ -206,6 +206,11 @@ function buildProfile(
   if (fitArgs !== undefined) {
     const i = (cfg.pluginConfig ?? []).findIndex((p) => p.name === 'NodeResourcesFit');
     errors.push(...validateFitArgs(fitArgs, `${path}.pluginConfig[${i}].args`));
+  }
+  const affinityArgs = args.get('NodeAffinity');
+  if (affinityArgs !== undefined) {
+    const i = (cfg.pluginConfig ?? []).findIndex((p) => p.name === 'NodeAffinity');
+    errors.push(...validateNodeAffinityArgs(affinityArgs, `${path}.pluginConfig[${i}].args`));
   }
   const instances = new Map<string, AnyPlugin>();
   const referenced = new Map<string, string>();

@@ -6,7 +6,7 @@ import type { AnyPlugin } from '../framework/cycle.ts';
 import { newDefaultBinder } from './defaultbinder/default-binder.ts';
 import { newDefaultPreemption } from './defaultpreemption/default-preemption.ts';
 import { newImageLocality } from './imagelocality/image-locality.ts';
-import { newNodeAffinity } from './nodeaffinity/node-affinity.ts';
+import { newNodeAffinity, type NodeAffinityArgs } from './nodeaffinity/node-affinity.ts';
 import { newNodeName } from './nodename/node-name.ts';
 import { newNodePorts } from './nodeports/node-ports.ts';
 import {
@@ -46,7 +46,7 @@ export const IN_TREE_REGISTRY: Readonly<Record<string, PluginFactory>> = {
   NodeUnschedulable: () => newNodeUnschedulable(),
   NodeName: () => newNodeName(),
   TaintToleration: () => newTaintToleration(),
-  NodeAffinity: () => newNodeAffinity(),
+  NodeAffinity: (args) => newNodeAffinity(args as NodeAffinityArgs | undefined),
   NodePorts: () => newNodePorts(),
   NodeResourcesFit: (args) => newNodeResourcesFit(withFitDefaults(args)),
   PodTopologySpread: () => newPodTopologySpread(),

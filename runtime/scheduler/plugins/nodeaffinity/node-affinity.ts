@@ -1,8 +1,11 @@
 // mirrors pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go: Filter requires
 // spec.nodeSelector and requiredDuringScheduling node affinity to match (PreFilter skips the
 // Filter when the pod has neither); Score sums the weights of the preferred terms the node
-// matches, normalized so the best node gets 100.
-import type { NodeSelectorTerm, Pod, PreferredSchedulingTerm } from '../../../api/index.ts';
+// matches, normalized so the best node gets 100. NodeAffinityArgs.addedAffinity (a profile's
+// pluginConfig) applies to every pod: its required terms are checked before the pod's own
+// ("node(s) didn't match scheduler-enforced node affinity"), so both must match, and its
+// preferred terms' weights add to every score.
+import type { NodeSelector, NodeSelectorTerm, Pod, PreferredSchedulingTerm } from '../../../api/index.ts';
 import { MAX_NODE_SCORE, type ScorePlugin } from '../../framework/interface.ts';
 import { mergeNodeNames, type FilterPlugin, type PreFilterPlugin, type PreScorePlugin } from '../../framework/cycle.ts';
 import type { SchedNode, SchedNodeInfo } from '../../framework/node-info.ts';
@@ -17,6 +20,16 @@ import {
 
 export const NAME = 'NodeAffinity';
 export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
+/** errReasonEnforced: a node the profile's addedAffinity rejects. */
+export const ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity";
+
+/** NodeAffinityArgs (kubescheduler.config.k8s.io/v1). */
+export interface NodeAffinityArgs {
+  addedAffinity?: {
+    requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
+    preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTerm[];
+  };
+}
 const PRE_SCORE_KEY = 'PreScore' + NAME;
 /** Every required term names nodes, and no node is named by all requirements of any term. */
 export const ERR_REASON_CONFLICT = 'pod affinity terms conflict';
@@ -66,13 +79,26 @@ export function preferredScore(terms: readonly PreferredSchedulingTerm[], node: 
   return sum;
 }
 
-export function newNodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin {
+/**
+ * New: the addedAffinity's required NodeSelector (terms ORed; an empty term, or no term at all,
+ * matches no node) and its preferred terms (zero weights and empty preferences dropped, as
+ * NewPreferredSchedulingTerms does). The args were validated with the profile.
+ */
+export function newNodeAffinity(args?: NodeAffinityArgs): PreFilterPlugin & FilterPlugin & PreScorePlugin & ScorePlugin {
+  const added = args?.addedAffinity;
+  const addedRequired = added?.requiredDuringSchedulingIgnoredDuringExecution;
+  const addedTerms = addedRequired ? (addedRequired.nodeSelectorTerms ?? []) : undefined;
+  // addedPrefSchedTerms is set whenever terms were given, even if none of them counts
+  const addedPreferredGiven = (added?.preferredDuringSchedulingIgnoredDuringExecution ?? []).length > 0;
+  const addedPreferred = (added?.preferredDuringSchedulingIgnoredDuringExecution ?? []).filter(
+    (t) => t.weight !== 0 && ((t.preference?.matchExpressions ?? []).length > 0 || (t.preference?.matchFields ?? []).length > 0),
+  );
   return {
     name: NAME,
     preFilter(_state, pod) {
       const hasSelector = Object.keys(pod.pod.spec.nodeSelector ?? {}).length > 0;
       const terms = requiredTerms(pod.pod);
-      if (!hasSelector && terms === undefined) return [null, skip()];
+      if (!hasSelector && terms === undefined && addedTerms === undefined) return [null, skip()];
       const names = requiredNodeNames(terms ?? []);
       if (names === null) return [null, success()];
       if (names.size === 0) return [null, unresolvable(ERR_REASON_CONFLICT)];
@@ -80,13 +106,16 @@ export function newNodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlug
     },
     filter(_state, pod, nodeInfo) {
       if (!nodeInfo.node) return errorStatus('node not found');
+      if (addedTerms !== undefined && !matchNodeSelectorTerms(addedTerms, nodeInfo.node.labels, nodeInfo.node.name)) {
+        return unresolvable(ERR_REASON_ENFORCED);
+      }
       return podMatchesNodeSelectorAndAffinity(pod.pod, nodeInfo.node)
         ? success()
         : unresolvable(ERR_REASON_POD);
     },
     preScore(state, pod) {
       const terms = preferredTerms(pod.pod);
-      if (terms.length === 0) return skip();
+      if (terms.length === 0 && !addedPreferredGiven) return skip();
       state.set(PRE_SCORE_KEY, terms);
       return success();
     },
@@ -96,7 +125,8 @@ export function newNodeAffinity(): PreFilterPlugin & FilterPlugin & PreScorePlug
       const terms =
         (state.get(PRE_SCORE_KEY) as PreferredSchedulingTerm[] | undefined) ??
         preferredTerms((pod as SchedPodInfo).pod);
-      return [preferredScore(terms, node), success()];
+      // the added preferred terms count first, then the pod's own
+      return [preferredScore(addedPreferred, node) + preferredScore(terms, node), success()];
     },
     scoreExtensions: () => ({
       normalizeScore: (_state, _pod, scores) => [
