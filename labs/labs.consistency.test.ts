@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLabMeta } from '../scripts/lib/labs/frontmatter.ts';
 import { labSlugs, LABS_DIR } from '../scripts/lib/labs/catalog.ts';
+import type { LabScenario } from './lab-scenario.ts';
 
 const REQUIRED = ['lab.mdx', 'starter.ts', 'solution.ts', 'hidden.test.ts', 'examples.test.ts', 'tests.json'];
 const RUNTIME_FACES = ['api', 'apiserver', 'controllers', 'kubelet', 'scheduler'].map((m) => `runtime/${m}/index.ts`);
@@ -91,5 +92,19 @@ describe.each(slugs)('lab %s', (slug) => {
   it.runIf(helpers.length > 0).each(helpers)('suite helper %s imports only what suites may', (file) => {
     const bad = importsOf(readFileSync(join(dir, file), 'utf8')).filter((i) => i.spec === '@lab/submission' || !suiteMayImport(i.spec));
     expect(bad).toEqual([]);
+  });
+
+  // Optional: "Run in cluster" (labs/lab-scenario.ts). The site finds scenario.ts by its name.
+  it.runIf(existsSync(join(dir, 'scenario.ts')))('scenario.ts is a LabScenario over the runtime\'s public faces', async () => {
+    const bad = importsOf(readFileSync(join(dir, 'scenario.ts'), 'utf8'))
+      .filter((i) => i.spec !== '../lab-scenario.ts' && !isRuntimeFace(i.spec) && !/^(\.\.\/)+runtime\/index\.ts$/.test(i.spec));
+    expect(bad, 'scenario.ts imports only ../lab-scenario.ts and the runtime\'s public index.ts files').toEqual([]);
+    const scenario = ((await import(join(dir, 'scenario.ts'))) as { default: LabScenario }).default;
+    for (const method of ['cluster', 'plug', 'start', 'story', 'compare'] as const) expect(typeof scenario[method], method).toBe('function');
+    expect(scenario.budgetMs).toBeGreaterThan(0);
+    const meta = 'meta' in parsed ? parsed.meta : null;
+    expect(scenario.exports.length).toBeGreaterThan(0);
+    expect(scenario.exports.filter((name) => !(meta?.exports ?? []).includes(name)), 'plugs in only exports the lab declares').toEqual([]);
+    if (scenario.visibleMutant) expect(existsSync(join(dir, 'mutants', scenario.visibleMutant)), `mutants/${scenario.visibleMutant} exists`).toBe(true);
   });
 });

@@ -2,28 +2,16 @@
 // docs/ARCHITECTURE.md). Labs, the site and tests import the runtime only from here.
 export {
   createCluster,
-  compareReplicaSetReconciler,
-  compareReplicaSetRuns,
-  runReplicaSetScenario,
-  compareSchedulerRuns,
-  compareScorePlugins,
-  runSchedulerScenario,
   LearnerCodeError,
+  LearnerFaults,
+  describeThrown,
+  guardReplicaSetReconciler,
+  guardScorePlugin,
   type Cluster,
   type SchedulerAttempt,
   type SchedulerDecision,
   type RequestDurations,
   type VerbDurations,
-  type LearnerScorePlugins,
-  type NodeScores,
-  type Placement,
-  type ReplicaSetComparison,
-  type SchedulerComparison,
-  type SchedulerRun,
-  type ScenarioRun,
-  type ScenarioStep,
-  type PodView,
-  type ScenarioOptions,
   type ClusterOptions,
   type CommandResult,
   type ClusterSnapshot,
@@ -40,5 +28,5 @@ export {
   type Topology,
   type WorkerSpec,
 } from './cluster/index.ts';
-export type { TraceEvent } from './kernel/index.ts';
+export { createRng, type Rng, type TraceEvent } from './kernel/index.ts';
 export type { CloudInstance, CloudLoadBalancer, SimulatedCloud } from './cloud/index.ts';

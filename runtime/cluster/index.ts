@@ -12,7 +12,4 @@ export { ServiceIpAllocator } from './service-ips.ts';
 export { runChaosSeed, type ChaosOptions, type ChaosResult } from './chaos.ts';
 export { DEFAULT_BUMP_REVISION, type RestoreEtcdOptions } from './restore.ts';
 export type { ChaosTopology } from './chaos-schedules.ts';
-export { compareReplicaSetReconciler, compareReplicaSetRuns, runReplicaSetScenario, REPLICASET_BUDGET_MS, type PodView, type ReplicaSetComparison, type ScenarioRun, type ScenarioStep } from './run-in-cluster.ts';
-export { compareSchedulerRuns, compareScorePlugins, learnerSchedulerConfiguration, runSchedulerScenario, SCHEDULER_BUDGET_MS, SCHEDULER_WORKERS, type NodeScores, type Placement, type SchedulerComparison, type SchedulerRun } from './run-in-cluster-scheduler.ts';
-export { LearnerCodeError, type LearnerScorePlugins } from './learner-pieces.ts';
-export type { ScenarioOptions } from './scenario-kubectl.ts';
+export { LearnerCodeError, LearnerFaults, describeThrown, guardReplicaSetReconciler, guardScorePlugin } from './learner-pieces.ts';

@@ -1,22 +1,14 @@
-// Wrappers that plug a learner's lab code into the live components ("Run in cluster"). They give
-// the learner's function copies of what the component holds (so a stray mutation cannot corrupt an
+// Guards for the plug-in points a learner's code can fill (ClusterOptions.plugins): they give the
+// learner's function copies of what the component holds (so a stray mutation cannot corrupt an
 // informer cache or the scheduler's snapshot), check the shape of what it returns, and turn a throw
-// or a malformed answer into a LearnerCodeError whose message says which function did what. The
+// or a malformed answer into a LearnerCodeError whose message names the learner's function. The
 // first such error is also kept in a LearnerFaults record, because a component may catch errors
-// (a controller worker logs a failed sync and retries) and the scenario must still stop and say so.
+// (a controller worker logs a failed sync and retries) and a scenario must still stop and say so.
+// Nothing here knows a lab: the names used in messages are the caller's (labs/<slug>/scenario.ts).
 import { deepCopy } from '../api/index.ts';
 import type { Pod, ReplicaSet } from '../api/index.ts';
 import type { ReplicaSetDecision, ReplicaSetReconciler } from '../controllers/index.ts';
-import type {
-  NodeInfo,
-  NodeScore,
-  PluginFactory,
-  PodInfo,
-  ResourceSpec,
-  ScoreExtensions,
-  ScorePlugin,
-  Status,
-} from '../scheduler/index.ts';
+import type { NodeInfo, NodeScore, PodInfo, ScoreExtensions, ScorePlugin, Status } from '../scheduler/index.ts';
 
 /** An error raised by (or about) the learner's code, as opposed to a bug in the simulation. */
 export class LearnerCodeError extends Error {
@@ -38,22 +30,26 @@ export class LearnerFaults {
   }
 }
 
+/** "Name: message" for an Error, the value as text otherwise. */
 export function describeThrown(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
 
-/** The learner's ReplicaSetReconciler, given copies of its inputs and checked on the way out. */
-export function guardReconciler(learner: ReplicaSetReconciler, faults: LearnerFaults): ReplicaSetReconciler {
+/**
+ * A learner's ReplicaSetReconciler for `plugins.replicaSetReconciler`, given copies of its inputs
+ * and checked on the way out. `name` is what messages call it (the learner's export name).
+ */
+export function guardReplicaSetReconciler(learner: ReplicaSetReconciler, name: string, faults: LearnerFaults): ReplicaSetReconciler {
   return (rs, pods, context) => {
     let decision: unknown;
     try {
       decision = learner(deepCopy(rs) as ReplicaSet, pods.map((p) => deepCopy(p) as Pod), { ...context });
     } catch (error) {
-      throw faults.record(new LearnerCodeError(`reconcileReplicaSet threw while syncing ReplicaSet "${rs.metadata.name ?? ''}": ${describeThrown(error)}`));
+      throw faults.record(new LearnerCodeError(`${name} threw while syncing ReplicaSet "${rs.metadata.name ?? ''}": ${describeThrown(error)}`));
     }
     const problem = decisionProblem(decision);
-    if (problem) throw faults.record(new LearnerCodeError(`reconcileReplicaSet returned ${problem} for ReplicaSet "${rs.metadata.name ?? ''}"`));
+    if (problem) throw faults.record(new LearnerCodeError(`${name} returned ${problem} for ReplicaSet "${rs.metadata.name ?? ''}"`));
     const { podsToCreate, podsToDelete } = decision as ReplicaSetDecision;
     return { podsToCreate, podsToDelete: [...podsToDelete] };
   };
@@ -71,38 +67,13 @@ function decisionProblem(decision: unknown): string | undefined {
   return undefined;
 }
 
-/** The scoring lab's two plugin constructors (its exports newLeastAllocated and newBalancedAllocation). */
-export interface LearnerScorePlugins {
-  newLeastAllocated: (resources?: ResourceSpec[]) => ScorePlugin;
-  newBalancedAllocation: (resources?: ResourceSpec[]) => ScorePlugin;
-}
-
-/** Registry names of the learner's plugins in the "Run in cluster" scheduler profile. */
-export const LEARNER_LEAST_ALLOCATED = 'YourLeastAllocated';
-export const LEARNER_BALANCED_ALLOCATION = 'YourBalancedAllocation';
-/** NodeResourcesFitArgs' default scoring resources (SetDefaults_NodeResourcesFitArgs). */
-const DEFAULT_SCORING_RESOURCES: ResourceSpec[] = [
-  { name: 'cpu', weight: 1 },
-  { name: 'memory', weight: 1 },
-];
-
 /**
- * An out-of-tree registry holding the learner's two Score plugins under their own names, so a
- * KubeSchedulerConfiguration can enable them in place of the built-in scores while the built-in
- * NodeResourcesFit keeps filtering ("Insufficient cpu").
+ * A learner's Score plugin for an out-of-tree registry (`plugins.schedulerRegistry`), built by
+ * `build` when the scheduler instantiates it: it runs as `name` in the profile, gets copies of the
+ * pod and node and a CycleState of its own, and its answers are checked. `factoryName` is what
+ * messages call the learner's constructor ("newLeastAllocated").
  */
-export function learnerScoreRegistry(learner: LearnerScorePlugins, faults: LearnerFaults): Record<string, PluginFactory> {
-  return {
-    [LEARNER_LEAST_ALLOCATED]: () => guardScorePlugin(LEARNER_LEAST_ALLOCATED, 'newLeastAllocated', () => learner.newLeastAllocated(copyResources()), faults),
-    [LEARNER_BALANCED_ALLOCATION]: () => guardScorePlugin(LEARNER_BALANCED_ALLOCATION, 'newBalancedAllocation', () => learner.newBalancedAllocation(copyResources()), faults),
-  };
-}
-
-function copyResources(): ResourceSpec[] {
-  return DEFAULT_SCORING_RESOURCES.map((r) => ({ ...r }));
-}
-
-function guardScorePlugin(name: string, factoryName: string, build: () => ScorePlugin, faults: LearnerFaults): ScorePlugin {
+export function guardScorePlugin(name: string, factoryName: string, build: () => ScorePlugin, faults: LearnerFaults): ScorePlugin {
   let plugin: ScorePlugin;
   try {
     plugin = build();
@@ -162,7 +133,7 @@ function scoreProblem(answer: unknown): string | undefined {
   return undefined;
 }
 
-/** Just the lab's PodInfo fields, copied: the scheduler's own object stays out of reach. */
+/** Just the PodInfo fields a Score plugin reads, copied: the scheduler's own object stays out of reach. */
 function copyPodInfo(pod: PodInfo): PodInfo {
   return {
     name: pod.name,

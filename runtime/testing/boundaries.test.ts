@@ -51,12 +51,12 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** Packages the runtime may import from npm (pure, browser-safe). */
 const ALLOWED_PACKAGES = new Set(['yaml']);
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, withTests = false): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...sourceFiles(full));
-    else if (name.endsWith('.ts') && !/\.(test|bench)\.ts$/.test(name)) out.push(full);
+    if (statSync(full).isDirectory()) out.push(...sourceFiles(full, withTests));
+    else if (name.endsWith('.ts') && (withTests || !/\.(test|bench)\.ts$/.test(name))) out.push(full);
   }
   return out;
 }
@@ -154,6 +154,32 @@ describe('runtime import graph', () => {
     const source =
       "import type { Pod } from '../api/index.ts';\nimport { Kernel } from '../kernel';";
     expect(importViolations(join(RUNTIME, 'scheduler/x.ts'), source)).toEqual([]);
+  });
+});
+
+// Labs plug into the runtime (labs/<slug>/scenario.ts fills ClusterOptions.plugins), never the
+// reverse: no runtime file, tests included, imports labs/. A lab's own tests live in its folder.
+const LABS = resolve(RUNTIME, '..', 'labs');
+
+function labImports(file: string, source: string): string[] {
+  return importsOf(source)
+    .filter((spec) => spec.startsWith('.') && resolve(dirname(file), spec).startsWith(LABS + sep))
+    .map((spec) => `${relative(RUNTIME, file)}: imports "${spec}" (labs/ plugs into the runtime, not the reverse)`);
+}
+
+describe('runtime and labs', () => {
+  it('no runtime source or test imports labs/', () => {
+    const all = sourceFiles(RUNTIME, true);
+    expect(all.some((f) => f.endsWith('.test.ts'))).toBe(true);
+    expect(all.flatMap((file) => labImports(file, readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  it.each([
+    ['cluster/x.test.ts', "import * as solution from '../../labs/replicaset-reconcile/solution.ts';"],
+    ['controllers/replicaset/x.ts', "import scenario from '../../../labs/scheduler-scoring/scenario.ts';"],
+    ['x.test.ts', "const m = await import('../labs/lab-scenario.ts');"],
+  ])('rejects %s importing a lab', (path, source) => {
+    expect(labImports(join(RUNTIME, path), source).join('\n')).toContain('labs/ plugs into the runtime, not the reverse');
   });
 });
 

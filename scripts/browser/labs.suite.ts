@@ -4,8 +4,9 @@
 // for test. Then: reload keeps code and verdict; progress export, reset and import round-trip.
 // Prints (does not assert) editor-ready, first-grade and warm-grade timings.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import type { BrowserSuite, BrowserSuiteContext } from './lib/context';
 import { PHONE_VIEWPORT } from './lib/context';
@@ -260,13 +261,18 @@ async function darkScreenshot(ctx: BrowserSuiteContext, slug: string): Promise<v
 
 // ---- Run in cluster (helper U): the learner's piece in a live cluster beside the reference ----
 
-/** Per lab, a mutant whose mistake shows in the cluster scenario. */
-const CLUSTER_MUTANT: Record<string, string> = { 'replicaset-reconcile': 'running-first.ts', 'scheduler-scoring': 'least-no-defaults.ts' };
-
 interface ClusterOutcome {
   kind: 'compared' | 'load-error' | 'hung' | 'failed';
   message?: string;
-  result?: { comparison: { firstDivergentStep?: number; firstDivergence?: string; learner: { error?: string } } };
+  result?: { firstDifference?: string; learnerError?: string; summary: string };
+}
+
+/** The mutant the lab's scenario.ts names as one whose mistake shows in the cluster, if it has a scenario. */
+async function clusterMutantOf(slug: string): Promise<string | undefined> {
+  const file = join(ROOT, 'labs', slug, 'scenario.ts');
+  if (!existsSync(file)) return undefined;
+  const scenario = ((await import(pathToFileURL(file).href)) as { default: { visibleMutant?: string } }).default;
+  return scenario.visibleMutant;
 }
 
 /** Pastes `source`, starts Run in cluster (button or Alt+Enter) and waits for its outcome. */
@@ -282,12 +288,11 @@ async function runInClusterInPage(page: Page, source: string, how: 'button' | 's
 }
 
 function diverged(outcome: ClusterOutcome): boolean {
-  const c = outcome.result?.comparison;
-  return c !== undefined && (c.firstDivergentStep !== undefined || c.firstDivergence !== undefined);
+  return outcome.result?.firstDifference !== undefined;
 }
 
 async function clusterChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> {
-  const mutantFile = CLUSTER_MUTANT[slug];
+  const mutantFile = await clusterMutantOf(slug);
   if (!mutantFile) return;
   const dir = join(ROOT, 'labs', slug);
   const solution = readFileSync(join(dir, 'solution.ts'), 'utf8');
@@ -298,7 +303,7 @@ async function clusterChecks(ctx: BrowserSuiteContext, slug: string): Promise<vo
     const outcome = await runInClusterInPage(page, solution, 'button');
     ctx.log(`${slug}: Run in cluster round trip ${Date.now() - started} ms`);
     if (outcome.kind !== 'compared') throw new Error(`${outcome.kind}: ${outcome.message ?? ''}`);
-    if (outcome.result?.comparison.learner.error) throw new Error(`the run stopped: ${outcome.result.comparison.learner.error}`);
+    if (outcome.result?.learnerError) throw new Error(`the run stopped: ${outcome.result.learnerError}`);
     if (diverged(outcome)) throw new Error('the solution differs from the reference');
     if ((await page.locator('#lab-cluster-result .cluster-differs').count()) !== 0) throw new Error('rows are marked as differing');
     await page.locator('#lab-cluster-region').scrollIntoViewIfNeeded();

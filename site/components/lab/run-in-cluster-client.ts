@@ -4,13 +4,7 @@
 // and the page says so (the page itself never runs the simulation, so it stays responsive).
 import * as Comlink from 'comlink';
 import { Watchdog } from '../../lib/grading/watchdog.ts';
-import type {
-  ClusterComparison,
-  ClusterConnectMessage,
-  ClusterRun,
-  ClusterRunOutcome,
-  ClusterWorkerApi,
-} from './run-in-cluster-protocol.ts';
+import type { ClusterComparison, ClusterConnectMessage, ClusterRunOutcome, ClusterWorkerApi } from './run-in-cluster-protocol.ts';
 
 /** Booting a worker (loading the runtime, lockdown) on a slow machine. */
 export const CLUSTER_BOOT_LIMIT_MS = 30_000;
@@ -113,7 +107,7 @@ async function runBoth(slug: string, source: string, onProgress: (progress: Clus
     }
     if ('loadError' in learner.outcome) return { kind: 'load-error', message: learner.outcome.loadError };
     if (!reference.ok || 'loadError' in reference.outcome) return { kind: 'failed', message: 'The reference run did not finish. Reload the page and try again.' };
-    const result = await referenceWorker.api.compare(learner.outcome as ClusterRun, reference.outcome);
+    const result = await referenceWorker.api.compare(slug, learner.outcome.run, reference.outcome.run);
     return { kind: 'compared', result };
   } finally {
     learnerWorker.terminate();

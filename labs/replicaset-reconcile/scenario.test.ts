@@ -1,16 +1,19 @@
+// "Run in cluster" for this lab (scenario.ts): the story, replayed from its seed, with the
+// reference, the lab's solution and its plausible mistakes plugged in as a learner's code is.
 import { describe, expect, it } from 'vitest';
-import type { ReplicaSetReconciler } from '../controllers/index.ts';
-import { compareReplicaSetRuns, runReplicaSetScenario, type ScenarioRun } from './run-in-cluster.ts';
-// the lab's reference answer and its plausible mistakes, plugged in as a learner's code is
-import { reconcileReplicaSet as labSolution } from '../../labs/replicaset-reconcile/solution.ts';
-import { reconcileReplicaSet as ignoresDoubledUp } from '../../labs/replicaset-reconcile/mutants/ignores-doubled-up.ts';
-import { reconcileReplicaSet as oldestReadyFirst } from '../../labs/replicaset-reconcile/mutants/oldest-ready-first.ts';
-import { reconcileReplicaSet as runningFirst } from '../../labs/replicaset-reconcile/mutants/running-first.ts';
+import type { ReplicaSetReconciler } from '../../runtime/controllers/index.ts';
+import { runScenario } from '../lab-scenario.ts';
+import scenario, { firstDivergentStep, type ScenarioRun } from './scenario.ts';
+import * as labSolution from './solution.ts';
+import * as ignoresDoubledUp from './mutants/ignores-doubled-up.ts';
+import * as oldestReadyFirst from './mutants/oldest-ready-first.ts';
+import * as runningFirst from './mutants/running-first.ts';
 
 const SEED = 1;
 // One reference run shared by the tests below (each run is a whole cluster for ~7 simulated minutes).
 let referenceRun: Promise<ScenarioRun> | undefined;
-const reference = (): Promise<ScenarioRun> => (referenceRun ??= runReplicaSetScenario(undefined, SEED));
+const reference = (): Promise<ScenarioRun> => (referenceRun ??= runScenario(scenario, undefined, SEED));
+const withReconciler = (reconcileReplicaSet: ReplicaSetReconciler) => runScenario(scenario, { reconcileReplicaSet }, SEED);
 
 describe('Run in cluster: a ReplicaSetReconciler drives a live cluster where a node dies', { timeout: 180_000 }, () => {
   it('the reference keeps its replicas through a node failure and each scale, and the run replays from its seed', async () => {
@@ -35,13 +38,17 @@ describe('Run in cluster: a ReplicaSetReconciler drives a live cluster where a n
     expect(churn!.created).toHaveLength(3);
     expect([...churn!.deleted].sort()).toEqual([...churn!.created].sort());
     expect(run.events.some((e) => e.startsWith('SuccessfulDelete: Deleted pod: web-'))).toBe(true);
-    expect(await runReplicaSetScenario(undefined, SEED)).toEqual(run);
+    expect(await runScenario(scenario, undefined, SEED)).toEqual(run);
   });
 
   it('the lab solution drives the cluster exactly as the built-in controller does', async () => {
-    const mine = await runReplicaSetScenario(labSolution, SEED);
-    expect(compareReplicaSetRuns(mine, await reference()).firstDivergentStep).toBeUndefined();
+    const mine = await runScenario(scenario, labSolution, SEED);
+    expect(firstDivergentStep(mine, await reference())).toBeUndefined();
     expect(mine).toEqual(await reference());
+    const comparison = scenario.compare(mine, await reference());
+    expect(comparison.firstDifference).toBeUndefined();
+    expect(comparison.summary).toBe('Your code drove the cluster exactly as the reference did, at all 5 steps.');
+    expect(JSON.stringify(comparison.report)).not.toContain('≠');
   });
 
   // Mutants that cannot show here: counts-terminating and ignores-owner (the controller filters
@@ -53,9 +60,13 @@ describe('Run in cluster: a ReplicaSetReconciler drives a live cluster where a n
     ['oldest-ready-first', 3, oldestReadyFirst],
     ['running-first', 4, runningFirst],
   ] as const)('the mutant %s shows a different cluster from step %i on', async (_name, step, mutant) => {
-    const { learner, firstDivergentStep } = compareReplicaSetRuns(await runReplicaSetScenario(mutant, SEED), await reference());
+    const learner = await runScenario(scenario, mutant, SEED);
     expect(learner.error).toBeUndefined();
-    expect(firstDivergentStep).toBe(step);
+    expect(firstDivergentStep(learner, await reference())).toBe(step);
+    const comparison = scenario.compare(learner, await reference());
+    expect(comparison.firstDifference).toBe(`step ${step + 1}: ${(await reference()).steps[step]!.label}`);
+    expect(comparison.summary).toMatch(new RegExp(`^Your code first differs from the reference at step ${step + 1} `));
+    expect(JSON.stringify(comparison.report)).toContain('≠');
   });
 
   // Where pods double up depends on the scheduler's view of the moment, which any change to the
@@ -72,16 +83,17 @@ describe('Run in cluster: a ReplicaSetReconciler drives a live cluster where a n
       const singles = [...perNode.values()].some((n) => n === 1);
       return singles && s.deleted.some((name) => (perNode.get(before.find((p) => p.name === name)?.node ?? '') ?? 0) >= 2) ? [i] : [];
     });
-    const { learner, firstDivergentStep } = compareReplicaSetRuns(await runReplicaSetScenario(ignoresDoubledUp, SEED), ref);
+    const learner = await runScenario(scenario, ignoresDoubledUp, SEED);
     expect(learner.error).toBeUndefined();
-    expect(firstDivergentStep).toBeDefined();
-    expect(doubledUpSteps).toContain(firstDivergentStep);
+    const first = firstDivergentStep(learner, ref);
+    expect(first).toBeDefined();
+    expect(doubledUpSteps).toContain(first);
   });
 
   it('a reconciler that forgets to scale down never converges, and the run says which step', async () => {
-    const neverDeletes: ReplicaSetReconciler = (rs, pods, ctx) => ({ ...labSolution(rs, pods, ctx), podsToDelete: [] });
-    const { learner, firstDivergentStep } = compareReplicaSetRuns(await runReplicaSetScenario(neverDeletes, SEED), await reference());
-    expect(firstDivergentStep).toBe(1);
+    const neverDeletes: ReplicaSetReconciler = (rs, pods, ctx) => ({ ...labSolution.reconcileReplicaSet(rs, pods, ctx), podsToDelete: [] });
+    const learner = await withReconciler(neverDeletes);
+    expect(firstDivergentStep(learner, await reference())).toBe(1);
     expect(learner.steps[1]).toMatchObject({ label: 'scaled down to 3', converged: false, deleted: [] });
   });
 
@@ -91,14 +103,17 @@ describe('Run in cluster: a ReplicaSetReconciler drives a live cluster where a n
     ['undefined', () => undefined, 'reconcileReplicaSet returned undefined instead of { podsToCreate, podsToDelete } for ReplicaSet "coredns-b66c85d5d"'],
   // the learner's reconciler runs the cluster's every ReplicaSet: CoreDNS's in kube-system is the first it meets
   ])('stops at %s from the learner code and names the function', async (_name, broken, message) => {
-    const run = await runReplicaSetScenario(broken as unknown as ReplicaSetReconciler, SEED);
+    const run = await withReconciler(broken as unknown as ReplicaSetReconciler);
     expect(run.error).toBe(`LearnerCodeError: ${message}`);
     expect(run.steps).toEqual([]);
+    const comparison = scenario.compare(run, await reference());
+    expect(comparison.learnerError).toBe(run.error);
+    expect(comparison.summary).toBe('Your code stopped the run at step 1.');
   });
 
   it('reports progress, and stops when the simulated-time budget is used up', async () => {
     const progress: string[] = [];
-    const run = await runReplicaSetScenario(undefined, SEED, { budgetMs: 60_000, onProgress: (what) => progress.push(what) });
+    const run = await runScenario(scenario, undefined, SEED, { budgetMs: 60_000, onProgress: (what) => progress.push(what) });
     expect(progress.slice(0, 3)).toEqual(['the cluster is up', 'step 1: created with 4 replicas', 'step 2: scaled down to 3']);
     expect(run.error).toBe('BudgetExceeded: the scenario used up its simulated-time budget of 60 s and was stopped');
     expect(run.steps.map((s) => s.label)).toEqual(['created with 4 replicas', 'scaled down to 3']);
