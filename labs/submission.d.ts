@@ -31,6 +31,11 @@ declare module '@lab/submission' {
   ): boolean;
   export function forbiddenStatusMessage(a: import('../runtime/apiserver/index.ts').Attributes, reason: string): string;
 
+  // admission-limitrange
+  export function podMutateLimitFunc(limitRange: import('../runtime/api/index.ts').LimitRange, pod: import('../runtime/api/index.ts').Pod): void;
+  export function podValidateLimitFunc(limitRange: import('../runtime/api/index.ts').LimitRange, pod: import('../runtime/api/index.ts').Pod): string;
+  export function newLimitRanger(): import('../runtime/apiserver/index.ts').AdmissionPlugin;
+
   // kubelet-restarts
   export function getPhase(
     pod: import('../runtime/api/index.ts').Pod,

@@ -96,6 +96,11 @@ spec:
     const out = await cluster.kubectl('apply -f -', { stdin: bad });
     expect(out.exitCode).toBe(1);
     expect(out.stderr).toContain('The ResourceQuota "bad" is invalid: spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0');
-    expect(out.stderr).toContain('The LimitRange "bad" is invalid: spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1');
+    // SetDefaults_LimitRangeItem gave the item default and defaultRequest cpu 1 (from max) first
+    expect(out.stderr).toContain(
+      'The LimitRange "bad" is invalid: \n* spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1\n' +
+        '* spec.limits[0].defaultRequest[cpu]: Invalid value: "1": min value 2 is greater than default request value 1\n' +
+        '* spec.limits[0].default[cpu]: Invalid value: "2": min value 2 is greater than default value 1\n',
+    );
   });
 });

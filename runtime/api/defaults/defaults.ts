@@ -1,5 +1,5 @@
 // Defaulting for every kind we serve: what the API server fills in before validation.
-// mirrors pkg/apis/core/v1/defaults.go, pkg/apis/apps/v1/defaults.go,
+// mirrors pkg/apis/core/v1/defaults.go (LimitRange items in limit-range.ts), pkg/apis/apps/v1/defaults.go,
 // pkg/apis/rbac/v1/defaults.go, pkg/apis/discovery/v1/defaults.go, and the registry
 // strategies that default on create (namespace finalizers, service IP families).
 import type { KubeObject } from '../types/meta.ts';
@@ -8,6 +8,7 @@ import type { DaemonSet, Deployment, ReplicaSet } from '../types/apps.ts';
 import type { ClusterRoleBinding, RoleBinding, Subject } from '../types/rbac.ts';
 import type { EndpointSlice } from '../types/discovery.ts';
 import { cloneJson } from '../json-clone.ts';
+import { defaultLimitRange } from './limit-range.ts';
 import { defaultPodSpec } from './pod.ts';
 import { defaultPriorityClass } from './scheduling.ts';
 
@@ -174,6 +175,7 @@ const BY_KIND: Record<string, (o: never) => void> = {
   EndpointSlice: defaultEndpointSlice,
   Endpoints: defaultEndpoints,
   PriorityClass: defaultPriorityClass,
+  LimitRange: defaultLimitRange,
 };
 
 /**
