@@ -46,4 +46,20 @@ declare module '@lab/submission' {
     history: import('../runtime/kubelet/index.ts').ContainerHistory,
     nowMs: number,
   ): import('../runtime/kubelet/index.ts').RestartDecision;
+
+  // node-lifecycle
+  export function tryUpdateNodeHealth(
+    node: import('../runtime/api/index.ts').Node,
+    saved: import('../runtime/controllers/index.ts').NodeHealth | undefined,
+    lease: import('../runtime/api/index.ts').Lease | undefined,
+    nowMs: number,
+    now: string,
+  ): { health: import('../runtime/controllers/index.ts').NodeHealth; conditions: import('../runtime/api/index.ts').NodeCondition[] | null };
+  export function reconcileNodeTaints(node: import('../runtime/api/index.ts').Node, now: string): import('../runtime/api/index.ts').Taint[];
+  export function processPodOnNode(
+    tolerations: readonly import('../runtime/api/index.ts').Toleration[],
+    taints: readonly import('../runtime/api/index.ts').Taint[],
+    nowMs: number,
+    pending: import('../runtime/controllers/index.ts').PendingEviction | null,
+  ): import('../runtime/controllers/index.ts').PendingEviction | null;
 }

@@ -18,8 +18,13 @@ export { DeploymentController, type DeploymentControllerOptions } from './deploy
 export { getScaledValueFromIntOrPercent, resolveFenceposts, newRSNewReplicas, computeHash } from './deployment/util.ts';
 export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './expectations.ts';
 export { slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './slow-start.ts';
-export { NodeLifecycleController, startNodeLifecycleController, planEviction, tryUpdateNodeHealth, NODE_MONITOR_GRACE_PERIOD_MS, NODE_MONITOR_PERIOD_MS, TAINT_NOT_READY, TAINT_UNREACHABLE } from './nodelifecycle/index.ts';
-export type { NodeLifecycleDeps, NodeLifecycleOptions, EvictionPlan, NodeHealth } from './nodelifecycle/index.ts';
+export {
+  NodeLifecycleController, startNodeLifecycleController, planEviction, processPodOnNode, reconcileNodeTaints, tryUpdateNodeHealth,
+  NODE_MONITOR_GRACE_PERIOD_MS, NODE_MONITOR_PERIOD_MS, NODE_STARTUP_GRACE_PERIOD_MS, TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
+} from './nodelifecycle/index.ts';
+export type {
+  NodeLifecycleDeps, NodeLifecycleOptions, EvictionPlan, HealthResult, NodeHealth, NodeLifecycleDecisions, PendingEviction,
+} from './nodelifecycle/index.ts';
 export { PodGCController, startPodGCController, missingNodes, terminatedPodsToDelete, GC_CHECK_PERIOD_MS, QUARANTINE_MS, TERMINATED_POD_GC_THRESHOLD, type PodGCControllerOptions } from './podgc/index.ts';
 export { EndpointSliceController, reconcileEndpointSlices, MAX_ENDPOINTS_PER_SLICE, type EndpointSliceControllerOptions, type SliceChanges } from './endpointslice/index.ts';
 export { GarbageCollector, DependencyGraph, decideAttemptToDelete, type GarbageCollectorOptions, type GcDecision } from './garbagecollector/index.ts';

@@ -16,7 +16,7 @@ import {
   type SharedInformer,
 } from '../../client/index.ts';
 import type { TimerHandle } from '../../kernel/index.ts';
-import { TAINT_EVICTION_REASON, planEviction } from './eviction.ts';
+import { TAINT_EVICTION_REASON, processPodOnNode } from './eviction.ts';
 import { NODE_NOT_READY_POD_EVENT, notReadyConditions } from './pods-not-ready.ts';
 import { NODE_MONITOR_PERIOD_MS, tryUpdateNodeHealth, type NodeHealth } from './health.ts';
 import {
@@ -171,7 +171,9 @@ export class NodeLifecycleController {
         }
         continue;
       }
-      if (this.podsToRetry.has(name) && r.currentReady?.status !== 'True') {
+      // upstream acts on the node only once it has a Ready condition (currentReadyCondition != nil)
+      if (!r.currentReady) continue;
+      if (this.podsToRetry.has(name) && r.currentReady.status !== 'True') {
         // nodesToRetry: a write of MarkPodsNotReady failed in an earlier pass
         this.markPodsNotReady(name, now);
       }
@@ -322,7 +324,7 @@ export class NodeLifecycleController {
     const node = this.nodes.lister.get('', name);
     if (!node || !this.live()) return;
     const noExecute = (node.spec?.taints ?? []).filter(ownNoExecute);
-    const taints = reconcileTaints(node, desiredNoScheduleTaints(node), noExecute);
+    const taints = reconcileTaints(node, desiredNoScheduleTaints(node, rfc3339(this.d.clock.now())), noExecute);
     if (!taints) return;
     const write = { dirty: false };
     this.noScheduleWrites.set(name, write);
@@ -404,21 +406,12 @@ export class NodeLifecycleController {
     const node = known ?? this.nodes.lister.get('', nodeName);
     if (!node) return;
     const key = podKey(pod);
-    const plan = planEviction(pod, node.spec?.taints ?? []);
-    const nowMs = this.d.clock.now();
-    if (plan.kind === 'none') return this.cancelEviction(key, true, pod);
-    if (plan.kind === 'now') {
-      this.cancelEviction(key, true, pod);
-      return this.scheduleEviction(pod, nowMs, nowMs);
-    }
-    const triggerAtMs = nowMs + plan.delayMs;
     const existing = this.evictions.get(key);
-    if (existing) {
-      if (existing.createdAtMs + plan.delayMs < triggerAtMs) return; // the earlier deadline stands
-      this.cancelEviction(key, true, pod);
-      return this.scheduleEviction(pod, existing.createdAtMs, triggerAtMs);
-    }
-    this.scheduleEviction(pod, nowMs, triggerAtMs);
+    const pending = existing ? { createdAtMs: existing.createdAtMs, fireAtMs: existing.triggerAtMs } : null;
+    const next = processPodOnNode(pod.spec.tolerations ?? [], node.spec?.taints ?? [], this.d.clock.now(), pending);
+    if (next === pending) return; // the pending deletion stands
+    this.cancelEviction(key, true, pod);
+    if (next) this.scheduleEviction(pod, next.createdAtMs, next.fireAtMs);
   }
 
   private scheduleEviction(pod: Pod, createdAtMs: number, triggerAtMs: number): void {

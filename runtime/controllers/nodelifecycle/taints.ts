@@ -27,14 +27,20 @@ export const ownNoSchedule = (t: Taint): boolean => t.effect === 'NoSchedule' &&
 export const ownNoExecute = (t: Taint): boolean =>
   t.effect === 'NoExecute' && (t.key === TAINT_NOT_READY || t.key === TAINT_UNREACHABLE);
 
-/** doNoScheduleTaintingPass: NoSchedule taints follow the conditions and spec.unschedulable. */
-export function desiredNoScheduleTaints(node: Node): Taint[] {
+/**
+ * doNoScheduleTaintingPass: NoSchedule taints follow the conditions and spec.unschedulable. A taint
+ * the node already has (same key and effect) is kept as it is; a new one is stamped with timeAdded,
+ * as SwapNodeControllerTaint stamps every taint it adds.
+ */
+export function desiredNoScheduleTaints(node: Node, now: string): Taint[] {
+  const current = node.spec?.taints ?? [];
+  const want = (key: string): Taint => current.find((t) => ownNoSchedule(t) && t.key === key) ?? { key, effect: 'NoSchedule', timeAdded: now };
   const taints: Taint[] = [];
   for (const c of node.status?.conditions ?? []) {
     const key = CONDITION_TAINTS[c.type]?.[c.status];
-    if (key) taints.push({ key, effect: 'NoSchedule' });
+    if (key && !taints.some((t) => t.key === key)) taints.push(want(key));
   }
-  if (node.spec?.unschedulable) taints.push({ key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' });
+  if (node.spec?.unschedulable && !taints.some((t) => t.key === TAINT_UNSCHEDULABLE)) taints.push(want(TAINT_UNSCHEDULABLE));
   return taints;
 }
 
@@ -60,4 +66,16 @@ export function reconcileTaints(node: Node, noSchedule: Taint[], noExecute: Tain
   const next = [...others, ...keep(noExecute, ownNoExecute), ...keep(noSchedule, ownNoSchedule)];
   const sig = (ts: Taint[]) => ts.map((t) => `${t.key}:${t.effect}`).sort().join(',');
   return sig(next) === sig(current) ? null : next;
+}
+
+/**
+ * The node's taints once both tainting passes have acted on its current conditions: the NoSchedule
+ * pass (doNoScheduleTaintingPass) and the NoExecute one for its Ready condition (False: not-ready,
+ * Unknown: unreachable, True: neither; no Ready condition: left as they are), leaving every taint
+ * the controller does not own alone. Order is not significant.
+ */
+export function reconcileNodeTaints(node: Node, now: string): Taint[] {
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+  const noExecute = ready ? desiredNoExecuteTaints(node, ready, now) : (node.spec?.taints ?? []).filter(ownNoExecute);
+  return reconcileTaints(node, desiredNoScheduleTaints(node, now), noExecute) ?? [...(node.spec?.taints ?? [])];
 }
