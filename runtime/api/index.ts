@@ -63,6 +63,7 @@ export {
   tooMany,
 } from './field/errors.ts';
 export type { ErrorList, ErrorType, FieldError } from './field/errors.ts';
+export { kindSchema, unknownFields, type StructSchema, type UnknownField } from './known-fields.ts';
 export {
   Requirement,
   Selector,

@@ -90,11 +90,59 @@ describe('validation', () => {
     const h = createHarness();
     const strict = h.admin({ verb: 'create', resource: 'configmaps', namespace: 'default', body: { metadata: { name: 'c' }, dta: {} }, query: { fieldValidation: 'Strict' } });
     expect(strict.code).toBe(400);
-    expect(status(strict.body).message).toBe('strict decoding error: unknown field "dta"');
+    expect(status(strict.body).message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "dta"');
     const warn = h.admin({ verb: 'create', resource: 'configmaps', namespace: 'default', body: { metadata: { name: 'c' }, dta: {} } });
     expect(warn.code).toBe(201);
     expect(warn.warnings).toEqual(['unknown field "dta"']);
     expect((warn.body as unknown as Record<string, unknown>).dta).toBeUndefined();
+  });
+
+  // sigs.k8s.io/json UnmarshalStrict's paths, in document order, wrapped by transformDecodeError
+  it.each([
+    [
+      'deployments', 'apps',
+      { metadata: { name: 'web' }, spec: { replica: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } } },
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"',
+    ],
+    [
+      'deployments', 'apps',
+      { metadata: { name: 'web', lables: {} }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, containers: [], spec: { containers: [{ name: 'web', image: 'nginx', imagePullPolice: 'Always', ports: [{ containerPort: 80, hostport: 1 }] }] } } } },
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "metadata.lables", unknown field "spec.template.containers", unknown field "spec.template.spec.containers[0].imagePullPolice", unknown field "spec.template.spec.containers[0].ports[0].hostport"',
+    ],
+    [
+      'pods', '',
+      { metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'nginx', resources: { request: { cpu: '1' } } }], nodeselector: {} } },
+      'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].resources.request", unknown field "spec.nodeselector"',
+    ],
+    [
+      'services', '',
+      { metadata: { name: 's' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, target: 8080 }] } },
+      'Service in version "v1" cannot be handled as a Service: strict decoding error: unknown field "spec.ports[0].target"',
+    ],
+    [
+      'rolebindings', 'rbac.authorization.k8s.io',
+      { metadata: { name: 'rb' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', user: 'jane' }] },
+      'RoleBinding in version "v1" cannot be handled as a RoleBinding: strict decoding error: unknown field "subjects[0].user"',
+    ],
+  ])('strict decoding of %s finds nested unknown fields (%#)', (resource, group, body, message) => {
+    const h = createHarness();
+    const strict = h.admin({ verb: 'create', group, resource, namespace: 'default', body, query: { fieldValidation: 'Strict' } });
+    expect(strict.code).toBe(400);
+    expect(status(strict.body).message).toBe(message);
+  });
+
+  it('Warn drops nested unknown fields with one warning each; a known manifest passes Strict untouched', () => {
+    const h = createHarness();
+    const body = { metadata: { name: 'web' }, spec: { replica: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx', imagee: 'x' }] } } } };
+    const warn = h.admin({ verb: 'create', group: 'apps', resource: 'deployments', namespace: 'default', body, query: { fieldValidation: 'Warn' } });
+    expect(warn.code).toBe(201);
+    expect(warn.warnings).toEqual(['unknown field "spec.replica"', 'unknown field "spec.template.spec.containers[0].imagee"']);
+    const created = warn.body as { spec: { replicas?: number; replica?: number; template: { spec: { containers: Record<string, unknown>[] } } } };
+    expect(created.spec.replica).toBeUndefined();
+    expect(created.spec.template.spec.containers[0]!.imagee).toBeUndefined();
+    // what a controller reads back and writes again is all known fields
+    const again = h.admin({ verb: 'update', group: 'apps', resource: 'deployments', namespace: 'default', name: 'web', body: warn.body, query: { fieldValidation: 'Strict' } });
+    expect(again.code).toBe(200);
   });
 
   it('reports wrong types as a 400 decoding error', () => {

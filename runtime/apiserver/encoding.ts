@@ -3,7 +3,9 @@
 // (staging/src/k8s.io/apimachinery/pkg/runtime/serializer/json and the strict/unknown field
 // handling of fieldValidation): the body is a JSON object of the expected kind, typed fields have
 // their types, and unknown fields are rejected (Strict) or dropped with a warning (Warn, Ignore).
-import { apiVersionOf, cloneJson, decodeBase64, encodeBase64Utf8, newBadRequest, type KubeObject, type ResourceInfo, type Status } from '../api/index.ts';
+import {
+  apiVersionOf, cloneJson, decodeBase64, encodeBase64Utf8, invalid, kindSchema, newBadRequest, newInvalid, Path, unknownFields, type KubeObject, type ResourceInfo, type Status,
+} from '../api/index.ts';
 import { FifoMemo } from '../kernel/index.ts';
 
 /** kube-apiserver's --max-request-body-bytes default (3 MiB): larger bodies get 413. */
@@ -91,8 +93,12 @@ function cannotHandle(r: ResourceInfo, detail: string): DecodeResult {
   return { ok: false, status: newBadRequest(`${r.kind} in version ${JSON.stringify(r.version)} cannot be handled as a ${r.kind}: ${detail}`) };
 }
 
-/** Decodes a request body into an object of resource `r`. */
-export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Strict' | 'Warn' | 'Ignore' = 'Warn'): DecodeResult {
+/**
+ * Decodes a request body into an object of resource `r`. `patch` is the patch a PATCH applied to
+ * get this body: its unknown fields are then refused as applyPatchToObject does (a 422 on "patch"),
+ * not as a decode error.
+ */
+export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Strict' | 'Warn' | 'Ignore' = 'Warn', patch?: unknown): DecodeResult {
   const expected = apiVersionOf(r);
   const wireLength = isPlainObject(body) ? wireBodies.get(body) : undefined;
   // anything but a wire body is copied, since the caller still holds it: its text gives the size too
@@ -118,18 +124,34 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
   if (metaError) return cannotHandle(r, metaError);
 
   const unknown: string[] = [];
-  const allowed = knownFields(r);
-  // index loops: every request body passes here, and iterators are not free
-  const keys = Object.keys(copy);
-  for (let i = 0; i < keys.length; i++) if (!allowed.includes(keys[i]!)) unknown.push(keys[i]!);
-  const metaKeys = Object.keys(metadata);
-  for (let i = 0; i < metaKeys.length; i++) if (!(metaKeys[i]! in METADATA_FIELDS)) unknown.push(`metadata.${metaKeys[i]!}`);
-  if (unknown.length > 0 && fieldValidation === 'Strict') {
-    return { ok: false, status: newBadRequest(`strict decoding error: ${unknown.map((u) => `unknown field ${JSON.stringify(u)}`).join(', ')}`) };
+  const schema = kindSchema(r.group, r.kind);
+  // the kinds described field by field (api/known-fields.ts) are walked whole, in document order
+  const nested = schema === undefined ? undefined : unknownFields(copy, schema);
+  if (nested !== undefined) {
+    for (let i = 0; i < nested.length; i++) unknown.push(nested[i]!.path);
+  } else {
+    const allowed = knownFields(r);
+    // index loops: every request body passes here, and iterators are not free
+    const keys = Object.keys(copy);
+    for (let i = 0; i < keys.length; i++) if (!allowed.includes(keys[i]!)) unknown.push(keys[i]!);
+    const metaKeys = Object.keys(metadata);
+    for (let i = 0; i < metaKeys.length; i++) if (!(metaKeys[i]! in METADATA_FIELDS)) unknown.push(`metadata.${metaKeys[i]!}`);
   }
-  for (const k of unknown) {
-    if (k.startsWith('metadata.')) delete metadata[k.slice('metadata.'.length)];
-    else delete copy[k];
+  if (unknown.length > 0 && fieldValidation === 'Strict') {
+    const strict = `strict decoding error: ${unknown.map((u) => `unknown field ${JSON.stringify(u)}`).join(', ')}`;
+    // patch.go applyPatchToObject: field.Invalid(field.NewPath("patch"), fmt.Sprintf("%+v", patchMap), ...)
+    if (patch !== undefined) return { ok: false, status: newInvalid({ group: '', kind: '' }, '', [invalid(Path.of('patch'), goPlusV(patch), strict)]) };
+    // create.go / update.go transformDecodeError: "<Kind> in version "v1" cannot be handled as a <Kind>: ..."
+    return cannotHandle(r, strict);
+  }
+  // unknown fields are dropped, as decoding into the Go struct drops them
+  if (nested !== undefined) {
+    for (let i = nested.length - 1; i >= 0; i--) delete nested[i]!.parent[nested[i]!.key];
+  } else {
+    for (const k of unknown) {
+      if (k.startsWith('metadata.')) delete metadata[k.slice('metadata.'.length)];
+      else delete copy[k];
+    }
   }
   const converted = convertBytes(copy, r);
   if (converted !== undefined) return cannotHandle(r, converted);
@@ -138,6 +160,35 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
   copy.metadata = metadata;
   const warnings = fieldValidation === 'Warn' ? unknown.map((u) => `unknown field ${JSON.stringify(u)}`) : [];
   return { ok: true, object: copy as unknown as KubeObject, warnings };
+}
+
+/**
+ * Go's %+v of a value json.Unmarshal made (k8s.io/apimachinery/pkg/util/json keeps integers as
+ * int64): maps as map[k:v ...] with sorted keys, slices as [a b], strings bare, null as <nil>.
+ */
+export function goPlusV(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloat(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (Array.isArray(v)) return `[${v.map(goPlusV).join(' ')}]`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `map[${Object.keys(o).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((k) => `${k}:${goPlusV(o[k])}`).join(' ')}]`;
+  }
+  return String(v);
+}
+
+/** %v of a float64: 'g' with the shortest digits, in exponent form for exponents below -4 or from 6 (strconv's eprec). */
+function goFloat(x: number): string {
+  const abs = Math.abs(x);
+  if (abs !== 0 && (abs < 1e-4 || abs >= 1e6)) {
+    const [mant, exp] = x.toExponential().split('e') as [string, string];
+    const sign = exp.startsWith('-') ? '-' : '+';
+    const digits = exp.replace(/^[+-]/, '').padStart(2, '0');
+    return `${mant}e${sign}${digits}`;
+  }
+  return String(x);
 }
 
 /**

@@ -64,7 +64,7 @@ describe('client-side rate limiting (client-go QPS/burst)', { timeout: 120_000 }
   describe('kubectl (client-go defaults: 5 QPS, burst 10)', () => {
     const configMaps = (value: string): string =>
       Array.from({ length: 30 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  k: ${value}\n`).join('---\n');
-    const THROTTLE_LINE = /^I\d{4} \d\d:\d\d:\d\d\.\d{6} {3}48213 request\.go:752\] "Waited before sending request" delay="\d+ms" reason="client-side throttling, not priority and fairness" verb="(GET|PATCH)" URL="https:\/\/192\.168\.49\.2:8443\/api\/v1\/namespaces\/default\/configmaps\/cm-\d+"$/;
+    const THROTTLE_LINE = /^I\d{4} \d\d:\d\d:\d\d\.\d{6} {3}48213 request\.go:752\] "Waited before sending request" delay="\d+ms" reason="client-side throttling, not priority and fairness" verb="(GET|PATCH)" URL="https:\/\/192\.168\.49\.2:8443\/api\/v1\/namespaces\/default\/configmaps\/cm-\d+(\?fieldManager=kubectl-client-side-apply&fieldValidation=Strict)?"$/;
 
     it('an apply of 30 objects waits for tokens: 60 requests take (60 - 10) / 5 = 10 s, logged at -v=3', async () => {
       const cluster = createCluster({ seed: 4, topology: 'single-node' });

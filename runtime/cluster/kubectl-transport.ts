@@ -62,6 +62,8 @@ function toRestRequest(req: KubeRequest): RestRequest | { unsupported: Status } 
   if (q.fieldSelector) query.fieldSelector = q.fieldSelector;
   if (q.resourceVersion) query.resourceVersion = q.resourceVersion;
   if (q.dryRun) query.dryRun = q.dryRun;
+  if (q.fieldValidation) query.fieldValidation = q.fieldValidation;
+  if (q.fieldManager) query.fieldManager = q.fieldManager;
   if (q.gracePeriodSeconds !== undefined) query.gracePeriodSeconds = q.gracePeriodSeconds;
   // pods/log
   if (q.container !== undefined) query.container = q.container;
@@ -87,7 +89,7 @@ function toRestRequest(req: KubeRequest): RestRequest | { unsupported: Status } 
 }
 
 function toKubeResponse(res: RestResponse): KubeResponse {
-  if (res.code >= 200 && res.code < 300) return { ok: true, body: res.body };
+  if (res.code >= 200 && res.code < 300) return { ok: true, body: res.body, code: res.code };
   return { ok: false, status: asStatus(res), ...(typeof res.body === 'string' ? { text: res.body.trim() } : {}) };
 }
 

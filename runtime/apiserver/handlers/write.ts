@@ -129,7 +129,7 @@ export function handlePatch(s: Scope): void {
     // the patch applies to the object as the request's group shows it (events.k8s.io: the v1 shape)
     const patched = applyPatch(type, toRequestedVersion(s.resource, cur) as unknown as Record<string, unknown>, patch, s.resource.kind);
     if (!patched.ok) return { error: patched.status };
-    const decoded = decodeBody(patched.object, s.resource, s.req.query?.fieldValidation);
+    const decoded = decodeBody(patched.object, s.resource, s.req.query?.fieldValidation, patch);
     if (!decoded.ok) return { error: decoded.status };
     decoded.object = toStorageVersion(s.resource, decoded.object);
     if (decoded.object.metadata.name !== cur.metadata.name) return { error: newBadRequest(`the name of the object (${decoded.object.metadata.name ?? ''}) does not match the name on the URL (${cur.metadata.name ?? ''})`) };

@@ -52,6 +52,8 @@ const OVERWRITE = f('overwrite', 'bool');
 const GRACE = f('grace-period', 'int');
 const FORCE = f('force', 'bool');
 const TIMEOUT = f('timeout', 'duration');
+/** cmdutil.AddValidateFlags: strict by default, and --validate alone is strict. */
+const VALIDATE = f('validate', 'string', undefined, 'strict');
 
 export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
   get: [
@@ -79,6 +81,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     RECURSIVE,
     OUTPUT,
     DRY_RUN,
+    VALIDATE,
     f('server-side', 'bool'),
     FORCE,
     f('prune', 'bool'),
@@ -89,6 +92,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     RECURSIVE,
     OUTPUT,
     DRY_RUN,
+    VALIDATE,
     f('image', 'strings'),
     f('replicas', 'int', 'r'),
     f('port', 'int'),
@@ -138,7 +142,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagSpec[]>> = {
     f('bound-object-name', 'string'),
     f('bound-object-uid', 'string'),
   ],
-  replace: [FILENAME, RECURSIVE, OUTPUT, DRY_RUN, FORCE, GRACE, f('save-config', 'bool')],
+  replace: [FILENAME, RECURSIVE, OUTPUT, DRY_RUN, VALIDATE, FORCE, GRACE, f('save-config', 'bool')],
   delete: [
     FILENAME,
     RECURSIVE,

@@ -2,7 +2,8 @@
 // output buffers. Requests carry --as/--as-group impersonation automatically.
 import type { KubeObject, ResourceInfo, Status } from '../../api/index.ts';
 import type { ParsedArgs } from './args.ts';
-import { flagBool, flagString, flagStrings } from './args.ts';
+import { COMMAND_FLAGS, flagBool, flagInt, flagString, flagStrings } from './args.ts';
+import { httpMethod, requestURL, responseLine } from './request-log.ts';
 import { contextCredentials, contextNamespace, type Kubeconfig } from './kubeconfig.ts';
 import { clientError, formatStatusError } from './errors.ts';
 import type {
@@ -45,6 +46,9 @@ export interface KubectlResult {
   stderr: string;
   exitCode: number;
 }
+
+/** The server of a kubeconfig-less terminal (kubeadm's default API server address). */
+const DEFAULT_SERVER_URL = 'https://127.0.0.1:6443';
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -100,12 +104,44 @@ export class Ctx {
     return mode === 'client' ? true : mode === 'server' ? 'server' : false;
   }
 
-  /** Sends a request with this invocation's impersonation headers (and dryRun=All under --dry-run=server). */
+  /**
+   * cmdutil.GetValidationDirective: --validate (strict, the default, or true; warn; ignore or false)
+   * as the fieldValidation query parameter, for the commands that have the flag; undefined for the others.
+   */
+  get fieldValidation(): 'Strict' | 'Warn' | 'Ignore' | undefined {
+    const v = validationDirective(this.args);
+    return v !== undefined && 'value' in v ? v.value : undefined;
+  }
+
+  /**
+   * The query of a create, update or patch that kubectl sends through resource.Helper
+   * WithFieldManager(...).WithFieldValidation(...): the command's field manager (kubectl-create,
+   * kubectl-client-side-apply, ...) and --validate's directive.
+   */
+  writeQuery(): { fieldManager?: string; fieldValidation?: 'Strict' | 'Warn' | 'Ignore' } {
+    const manager = FIELD_MANAGERS[this.args.command];
+    const validation = this.fieldValidation;
+    return { ...(manager ? { fieldManager: manager } : {}), ...(validation ? { fieldValidation: validation } : {}) };
+  }
+
+  /**
+   * Sends a request with this invocation's impersonation headers (and dryRun=All under
+   * --dry-run=server); at -v=6 and above each round trip is logged as client-go's debugging
+   * round tripper logs it (request-log.ts).
+   */
   request(req: Omit<KubeRequest, 'impersonate'>, done: (res: KubeResponse) => void): void {
     if (this.dryRunPrint === 'server' && WRITE_VERBS.has(req.verb)) req = { ...req, query: { ...req.query, dryRun: 'All' } };
     const impersonate = this.impersonation();
     const token = this.bearerToken();
-    this.transport.request({ ...req, ...(impersonate ? { impersonate } : {}), ...(token ? { token } : {}) }, done);
+    const full: KubeRequest = { ...req, ...(impersonate ? { impersonate } : {}), ...(token ? { token } : {}) };
+    if ((flagInt(this.args, 'v') ?? 0) < 6) return this.transport.request(full, done);
+    const sentAt = this.nowMs;
+    this.transport.request(full, (res) => {
+      const code = res.ok ? (res.code ?? (req.verb === 'create' ? 201 : 200)) : (res.status.code ?? 0);
+      const url = requestURL(this.io.serverURL ?? DEFAULT_SERVER_URL, full);
+      this.stderr += responseLine(this.nowMs, httpMethod(full), url, code, this.nowMs - sentAt);
+      done(res);
+    });
   }
 
   /** A GET of a path (`get --raw`), with this invocation's impersonation headers. */
@@ -135,6 +171,33 @@ export class Ctx {
     if (!info.namespaced) return undefined;
     return object?.metadata.namespace ?? this.namespace;
   }
+}
+
+/** Each writing command's default --field-manager. */
+const FIELD_MANAGERS: Readonly<Record<string, string>> = {
+  apply: 'kubectl-client-side-apply',
+  create: 'kubectl-create',
+  replace: 'kubectl-replace',
+  run: 'kubectl-run',
+  expose: 'kubectl-expose',
+};
+
+const GO_BOOLS: Readonly<Record<string, boolean>> = {
+  '1': true, t: true, T: true, TRUE: true, true: true, True: true,
+  '0': false, f: false, F: false, FALSE: false, false: false, False: false,
+};
+
+/** GetValidationDirective for a command with --validate (undefined without the flag); an unknown value is an error. */
+export function validationDirective(args: ParsedArgs): { value: 'Strict' | 'Warn' | 'Ignore' } | { error: string } | undefined {
+  if (!(COMMAND_FLAGS[args.command] ?? []).some((f) => f.name === 'validate')) return undefined;
+  const flag = flagString(args, 'validate') ?? 'strict';
+  // strconv.ParseBool first, then the three names
+  const bool = GO_BOOLS[flag];
+  if (bool !== undefined) return { value: bool ? 'Strict' : 'Ignore' };
+  if (flag === 'strict') return { value: 'Strict' };
+  if (flag === 'warn') return { value: 'Warn' };
+  if (flag === 'ignore') return { value: 'Ignore' };
+  return { error: `invalid - validate option ${JSON.stringify(flag)}; must be one of: strict (or true), warn, ignore (or false)` };
 }
 
 export function gvr(info: ResourceInfo): GroupVersionResource {

@@ -539,6 +539,25 @@ describe('kubectl apply / create / delete', () => {
       'error: failed to create deployment: deployments.apps "web" already exists\n',
     );
   });
+  it('create, apply and replace send --validate as fieldValidation (Strict by default) with their field manager', () => {
+    const t = cluster();
+    const sent = (line: string, stdin?: string): unknown => {
+      const before = t.requests.length;
+      kubectl(t, line, stdin);
+      return t.requests.slice(before).filter((q) => q.verb !== 'get').map((q) => [q.verb, q.query]);
+    };
+    const applyCreate = ['create', { fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict' }];
+    expect(sent('apply -f -', DEPLOYMENT)).toEqual([applyCreate, applyCreate]); // the Deployment and the Service
+    expect(sent('apply -f - --validate=warn', DEPLOYMENT.replace('replicas: 2', 'replicas: 4'))).toEqual([
+      ['patch', { patchType: 'strategic', fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Warn' }],
+    ]);
+    const put = ['update', { fieldManager: 'kubectl-replace', fieldValidation: 'Ignore' }];
+    expect(sent('replace -f - --validate=false', DEPLOYMENT)).toEqual([put, put]);
+    expect(sent('create configmap c --validate')).toEqual([['create', { fieldManager: 'kubectl-create', fieldValidation: 'Strict' }]]);
+    expect(sent('create deployment d --image=nginx --validate=ignore')).toEqual([['create', { fieldManager: 'kubectl-create', fieldValidation: 'Ignore' }]]);
+    const bad = kubectl(t, 'create -f - --validate=maybe', DEPLOYMENT);
+    expect(bad.stderr).toBe('error: invalid - validate option "maybe"; must be one of: strict (or true), warn, ignore (or false)\n');
+  });
   it('delete --force warns', () => {
     expect(kubectl(cluster(), 'delete pod web-1 --force').stderr).toContain(
       'Warning: Immediate deletion does not wait',

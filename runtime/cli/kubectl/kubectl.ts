@@ -37,7 +37,7 @@ import { runReplace } from './commands/replace.ts';
 import {
   runConfigCurrentContext, runConfigGetClusters, runConfigGetContexts, runConfigGetUsers, runConfigDeleteContext, runConfigSetContext, runConfigSetCredentials, runConfigUseContext, runConfigView,
 } from './commands/config.ts';
-import { Ctx, type KubectlIo, type KubectlResult } from './context.ts';
+import { Ctx, validationDirective, type KubectlIo, type KubectlResult } from './context.ts';
 import { clientError } from './errors.ts';
 import { shellSplit } from './shell.ts';
 import type { KubeTransport } from './transport.ts';
@@ -129,6 +129,12 @@ export function runKubectl(
   const creds = io.kubeconfig && !parsed.args.command.startsWith('config ') ? contextCredentials(io.kubeconfig, flagString(parsed.args, 'context')) : undefined;
   if (creds && !creds.ok) {
     ctx.error(creds.error);
+    return done({ stdout: '', stderr: ctx.stderr, exitCode: 1 });
+  }
+  // Complete: cmdutil.GetValidationDirective refuses an unknown --validate before any request
+  const validation = validationDirective(parsed.args);
+  if (validation && 'error' in validation) {
+    ctx.error(validation.error);
     return done({ stdout: '', stderr: ctx.stderr, exitCode: 1 });
   }
   let finished = false;

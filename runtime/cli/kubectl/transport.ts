@@ -35,6 +35,8 @@ export interface RequestQuery extends Partial<Omit<PodExecOptions, 'container'>>
   /** Patch type for verb "patch". */
   patchType?: 'merge' | 'strategic' | 'json';
   fieldManager?: string;
+  /** Server-side field validation (--validate): Strict refuses unknown fields, Warn drops them with a warning. */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
 }
 
 export interface Impersonation {
@@ -72,7 +74,8 @@ export interface ObjectList {
 
 /** The object, list, text (logs, raw) or Status error a request produced. */
 /** A failure whose body was not a Status keeps the server's text (`text`), as an upgrade failure shows it. */
-export type KubeResponse = { ok: true; body: unknown } | { ok: false; status: Status; text?: string };
+/** `code` is the HTTP status when the transport knows it (kubectl -v=6 logs it). */
+export type KubeResponse = { ok: true; body: unknown; code?: number } | { ok: false; status: Status; text?: string };
 
 /** One change on a watch stream (metav1.WatchEvent). */
 export interface WatchEvent {

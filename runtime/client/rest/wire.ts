@@ -33,6 +33,8 @@ export interface RestQuery extends Partial<Omit<PodExecOptions, 'container'>> {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   gracePeriodSeconds?: number;
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** The writer's name for server-side apply's managedFields (kubectl-create, kubectl-client-side-apply...); not used by the simulated server. */
+  fieldManager?: string;
   // pods/log (core/v1 PodLogOptions)
   container?: string;
   follow?: boolean;

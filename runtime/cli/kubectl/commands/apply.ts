@@ -128,12 +128,14 @@ export function createObject(
     return;
   }
   const namespace = ctx.namespaceFor(info, obj);
+  const query = ctx.writeQuery();
   ctx.request(
     {
       verb: 'create',
       resource: gvr(info),
       namespace,
       body: namespace ? withNamespace(obj, namespace) : obj,
+      ...(Object.keys(query).length > 0 ? { query } : {}),
     },
     (res) => {
       if (res.ok) report(ctx, res.body as KubeObject, info, op);
@@ -226,7 +228,7 @@ function applyOne(ctx: Ctx, config: KubeObject, info: ResourceInfo, source: stri
       return;
     }
     ctx.request(
-      { verb: 'patch', resource: gvr(info), namespace, name, body: patch.patch, query: { patchType: 'strategic' } },
+      { verb: 'patch', resource: gvr(info), namespace, name, body: patch.patch, query: { patchType: 'strategic', ...ctx.writeQuery() } },
       (patched) => {
         // patcher.go: on a Conflict, read the object again and compute the patch again
         if (!patched.ok && patched.status.reason === 'Conflict' && retry < MAX_PATCH_RETRIES) {

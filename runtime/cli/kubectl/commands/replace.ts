@@ -23,7 +23,7 @@ function replaceOne(ctx: Ctx, obj: KubeObject, info: ResourceInfo, source: strin
   const namespace = ctx.namespaceFor(info, obj);
   const name = obj.metadata.name ?? '';
   const put = (body: KubeObject): void => {
-    ctx.request({ verb: 'update', resource: gvr(info), namespace, name, body }, (res) => {
+    ctx.request({ verb: 'update', resource: gvr(info), namespace, name, body, query: ctx.writeQuery() }, (res) => {
       if (res.ok) ctx.out(operationLine(typePrefix(info), name, 'replaced', ctx.dryRunPrint));
       else ctx.statusError(withSource('replacing', source, res.status));
       next();
@@ -48,7 +48,7 @@ function forceReplace(ctx: Ctx, obj: KubeObject, info: ResourceInfo, source: str
   const create = (): void => {
     const body = namespace ? withNamespace(obj, namespace) : obj;
     const { resourceVersion: _rv, ...metadata } = body.metadata;
-    ctx.request({ verb: 'create', resource, namespace, body: { ...body, metadata } }, (res) => {
+    ctx.request({ verb: 'create', resource, namespace, body: { ...body, metadata }, query: ctx.writeQuery() }, (res) => {
       if (res.ok) ctx.out(operationLine(typePrefix(info), name, 'replaced', ctx.dryRunPrint));
       else ctx.statusError(withSource('replacing', source, res.status));
       next();
