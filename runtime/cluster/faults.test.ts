@@ -174,7 +174,7 @@ describe('partition semantics: a named group is cut off from the rest of the clu
     await cluster.advance(5_000);
     const refused = await cluster.kubectl('create configmap two');
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toMatch(/^Error from server/);
+    expect(refused.stderr).toMatch(/^error: failed to create configmap: /); // create_configmap.go wraps the error
 
     await cluster.faults.heal();
     await cluster.advance(10_000);

@@ -125,8 +125,9 @@ describe('kubectl create token, and --token', { timeout: 60_000 }, () => {
     expect((await cluster.kubectl(`get pods --token=${token}`)).stderr).toBe('No resources found in default namespace.\n');
     // every replica verifies it (one signing key); a changed signature is nobody
     expect((await cluster.kubectl(`get pods --token=${token.slice(0, -4)}AAAA`)).stderr).toBe('error: You must be logged in to the server (Unauthorized)\n');
-    expect((await cluster.kubectl('create token builder --duration=1m')).stderr).toBe('The TokenRequest "builder" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes\n');
-    expect((await cluster.kubectl('create token nobody')).stderr).toBe('Error from server (NotFound): serviceaccounts "nobody" not found\n');
+    // create_token.go wraps the error with fmt.Errorf: its text, not the Invalid status's causes
+    expect((await cluster.kubectl('create token builder --duration=1m')).stderr).toBe('error: failed to create token: TokenRequest.authentication.k8s.io "builder" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes\n');
+    expect((await cluster.kubectl('create token nobody')).stderr).toBe('error: failed to create token: serviceaccounts "nobody" not found\n');
     const short = (await cluster.kubectl('create token builder --duration=10m')).stdout.trim();
     await cluster.advance(601_000);
     expect((await cluster.kubectl(`get pods --token=${short}`)).stderr).toBe('error: You must be logged in to the server (Unauthorized)\n');
