@@ -124,7 +124,10 @@ describe('formatting', () => {
     expect(formatBound(1.25)).toBe('1.25s');
     expect(formatRate(0)).toBe('0');
     expect(formatRate(0.44)).toBe('0.4');
+    expect(formatRate(0.021)).toBe('0.02');
+    expect(formatRate(0.001)).toBe('<0.01');
     expect(formatRate(12.4)).toBe('12');
     expect(formatRate(1234)).toBe('1.2k');
+    expect(formatRate(1000)).toBe('1k');
   });
 });

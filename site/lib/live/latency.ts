@@ -197,10 +197,11 @@ export function formatBound(s: number): string {
   return s < 1 ? `${Math.round(s * 1000)}ms` : `${s}s`;
 }
 
-/** Requests per second, short: "0", "0.4", "12", "1.2k". */
+/** Requests per second, short: "0", "<0.01", "0.02", "0.4", "12", "1.2k". */
 export function formatRate(r: number): string {
-  if (r >= 1000) return `${(r / 1000).toFixed(1)}k`;
+  if (r >= 1000) return `${Number((r / 1000).toFixed(1))}k`;
   if (r >= 10) return String(Math.round(r));
-  if (r === 0) return '0';
-  return r.toFixed(1);
+  if (r <= 0) return '0';
+  if (r < 0.01) return '<0.01';
+  return r < 0.1 ? String(Number(r.toFixed(2))) : r.toFixed(1);
 }

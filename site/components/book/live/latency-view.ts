@@ -94,7 +94,7 @@ export class LatencyView implements LiveWidgetView {
           h('span', { class: 'live-widget-control' }, h('label', { for: `${id}-verb` }, 'Buckets of'), this.verbSelect))),
       h('div', { class: 'live-table-wrap', tabindex: '0', role: 'region', 'aria-label': `Requests and latency by verb (${label})` },
         h('table', { class: 'live-table live-latency-table' }, this.tableCaption,
-          h('thead', {}, h('tr', {}, ...['Verb', 'Requests', 'In window', 'Per second', 'p50', 'p99'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('thead', {}, h('tr', {}, ...['Verb', 'Since start', 'In window', 'Per second', 'p50', 'p99'].map((t) => h('th', { scope: 'col' }, t)))),
           this.tbody)),
       h('details', { class: 'live-latency-details' },
         h('summary', {}, 'The window\u2019s buckets as a table'),

@@ -50,7 +50,7 @@ export class SchedulerView implements LiveWidgetView {
 
   constructor(private readonly c: LiveController, label: string) {
     const id = `${c.id}-scheduler`;
-    this.follow = h('option', { value: '' }, 'The latest decision');
+    this.follow = h('option', { value: '' }, 'Follow the scheduler');
     this.pendingGroup = h('optgroup', { label: 'Pending: no node fits' });
     this.scheduledGroup = h('optgroup', { label: 'Scheduled, most recent first' });
     this.select = h('select', { id: `${id}-pod`, class: 'live-select live-sched-select', onchange: () => this.onChoose() }, this.follow, this.pendingGroup, this.scheduledGroup);
@@ -76,6 +76,12 @@ export class SchedulerView implements LiveWidgetView {
   }
 
   render(view: LiveView, _events: readonly EventSnapshot[]): void {
+    if (!view.snapshot.apiAvailable) {
+      // nothing can be read: keep what is drawn, and say so
+      this.notice.hidden = false;
+      setText(this.notice, 'No API server is answering: the pods cannot be read (what is shown is the last decision read, if any).');
+      return;
+    }
     this.attempts = view.schedulerAttempts;
     this.nodes = view.snapshot.nodes.map((n) => n.name);
     this.updateOptions();
@@ -117,7 +123,7 @@ export class SchedulerView implements LiveWidgetView {
     this.pendingGroup.hidden = pending.length === 0;
     this.scheduledGroup.hidden = scheduled.length === 0;
     const first = this.attempts[0];
-    setText(this.follow, first ? `The latest: ${podName(first)}${first.scheduled ? '' : ' (Pending)'}` : 'The latest decision');
+    setText(this.follow, first ? `Follow the scheduler (now: ${podName(first)}${first.scheduled ? '' : ', Pending'})` : 'Follow the scheduler');
     // the chosen pod is gone (deleted): back to following the latest
     if (chosen && !this.attempts.some((a) => keyOf(a) === chosen)) this.select.value = '';
   }
@@ -187,9 +193,10 @@ export class SchedulerView implements LiveWidgetView {
     parts.push(this.filterTable(d));
     if (scores.rows.length > 0) parts.push(this.scoreTable(d, scores));
     this.body.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
-    this.queueAnnouncement(pending
-      ? `${name} is Pending. ${d.condition?.message ?? ''}`
-      : `${name} was scheduled on ${d.selectedNode}.`);
+    // news: a pod no node fits, or a change to the pod the reader chose (not every pod a scale-up places)
+    const text = pending ? `${name} is Pending. ${d.condition?.message ?? ''}` : `${name} was scheduled on ${d.selectedNode}.`;
+    if (pending || this.select.value !== '') this.queueAnnouncement(text);
+    else if (this.lastAnnounced === '') this.lastAnnounced = text;
   }
 
   private breakdown(fit: FitBreakdown, d: SchedulerDecision): HTMLElement {
@@ -221,15 +228,14 @@ export class SchedulerView implements LiveWidgetView {
         : v.kind === 'rejected' ? v.reason : 'a PreFilter plugin ruled this node out before filtering';
       return h('tr', { 'data-verdict': v.kind, 'data-selected': selected ? 'true' : undefined },
         h('th', { scope: 'row' }, node, selected ? h('span', { class: 'live-sched-winner' }, ' \u2605 selected') : undefined),
-        h('td', { class: 'live-sched-verdict' }, verdict),
-        h('td', { class: 'live-sched-detail' }, detail));
+        h('td', {}, h('span', { class: 'live-sched-verdict' }, verdict), h('span', { class: 'live-sched-detail' }, detail)));
     });
     return h('div', { class: 'live-sched-part' },
       h('p', { class: 'live-sched-sub' }, 'Filter: can the pod run on this node?'),
       h('div', { class: 'live-table-wrap live-sched-scroll', tabindex: '0', role: 'region', 'aria-label': `Filter verdicts for ${podName(d)}` },
         h('table', { class: 'live-table live-sched-table' },
           h('caption', { class: 'live-visually-hidden' }, `Each node's filter verdict for ${podName(d)}`),
-          h('thead', {}, h('tr', {}, ...['Node', 'Verdict', 'Why'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('thead', {}, h('tr', {}, ...['Node', 'Verdict and why'].map((t) => h('th', { scope: 'col' }, t)))),
           h('tbody', {}, ...rows))));
   }
 
@@ -237,7 +243,7 @@ export class SchedulerView implements LiveWidgetView {
     const rows = t.rows.map((r) => h('tr', { 'data-selected': r.selected ? 'true' : undefined },
       h('th', { scope: 'row' }, r.node, r.selected ? h('span', { class: 'live-sched-winner' }, ' \u2605 selected') : undefined),
       ...r.cells.map((c, i) => h('td', { class: 'live-sched-score' },
-        h('span', { 'aria-hidden': 'true' }, `${c.raw ?? '\u2013'} \u2192 `, h('b', {}, String(c.weighted ?? '\u2013'))),
+        h('span', { 'aria-hidden': 'true' }, `${c.raw ?? '\u2013'}\u00a0\u2192 `, h('b', {}, String(c.weighted ?? '\u2013'))),
         h('span', { class: 'live-visually-hidden' }, `${t.plugins[i]}: raw ${c.raw ?? 'none'}, weighted ${c.weighted ?? 'none'}`))),
       h('td', { class: 'live-sched-total' }, String(r.total))));
     return h('div', { class: 'live-sched-part' },
