@@ -137,7 +137,7 @@ describe('validation', () => {
     const warn = h.admin({ verb: 'create', group: 'apps', resource: 'deployments', namespace: 'default', body, query: { fieldValidation: 'Warn' } });
     expect(warn.code).toBe(201);
     expect(warn.warnings).toEqual(['unknown field "spec.replica"', 'unknown field "spec.template.spec.containers[0].imagee"']);
-    const created = warn.body as { spec: { replicas?: number; replica?: number; template: { spec: { containers: Record<string, unknown>[] } } } };
+    const created = warn.body as unknown as { spec: { replicas?: number; replica?: number; template: { spec: { containers: Record<string, unknown>[] } } } };
     expect(created.spec.replica).toBeUndefined();
     expect(created.spec.template.spec.containers[0]!.imagee).toBeUndefined();
     // what a controller reads back and writes again is all known fields

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject, LimitRange, Pod } from '../../../api/index.ts';
 import { createHarness } from '../../testing/harness.ts';
 
-const limitRange = (limits: LimitRange['spec']['limits']): LimitRange =>
+const limitRange = (limits: NonNullable<LimitRange['spec']>['limits']): LimitRange =>
   ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'defaults' }, spec: { limits } }) as LimitRange;
 const pod = (spec: Record<string, unknown>): KubeObject =>
   ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec }) as KubeObject;

@@ -59,7 +59,7 @@ describe('NodeAffinity addedAffinity: Score (added preferred terms add to the po
     const p = newPodInfo(pod);
     plugin.preScore(state, p, snap.nodeInfoList, { allNodes: snap.nodeInfoList });
     const raw = snap.nodeInfoList.map((n) => ({ name: n.node!.name, score: plugin.score(state, p, n)[0] }));
-    return plugin.scoreExtensions().normalizeScore(state, p, raw)[0].map((s) => s.score);
+    return plugin.scoreExtensions()!.normalizeScore(state, p, raw)[0].map((s) => s.score);
   };
   it('only added preferred terms: a pod without preferences is scored, not skipped', () => {
     const args: NodeAffinityArgs = { addedAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [pref(5, 'key', 'value')] } };
