@@ -54,7 +54,7 @@ declare module '@lab/submission' {
     lease: import('../runtime/api/index.ts').Lease | undefined,
     nowMs: number,
     now: string,
-  ): { health: import('../runtime/controllers/index.ts').NodeHealth; conditions: import('../runtime/api/index.ts').NodeCondition[] | null };
+  ): import('../runtime/controllers/index.ts').NodeHealthUpdate;
   export function reconcileNodeTaints(node: import('../runtime/api/index.ts').Node, now: string): import('../runtime/api/index.ts').Taint[];
   export function processPodOnNode(
     tolerations: readonly import('../runtime/api/index.ts').Toleration[],

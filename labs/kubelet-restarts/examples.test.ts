@@ -15,22 +15,13 @@ const status = (name: string, state: ContainerStatus['state'], lastExit?: number
 });
 
 describe('getPhase examples', () => {
-  it('init done, web running: Running', () => {
-    const statuses = [status('web', { running: {} }), status('migrate', { terminated: { exitCode: 0 } })];
-    expect(getPhase(pod('Always'), statuses, false)).toBe('Running');
+  it('init containers first: Pending while migrate runs, Running once it exited 0, Failed with Never if it failed', () => {
+    expect(getPhase(pod('Always'), [status('web', { waiting: { reason: 'PodInitializing' } }), status('migrate', { running: {} })], false)).toBe('Pending');
+    expect(getPhase(pod('Always'), [status('web', { running: {} }), status('migrate', { terminated: { exitCode: 0 } })], false)).toBe('Running');
+    expect(getPhase(pod('Never'), [status('web', { waiting: { reason: 'PodInitializing' } }), status('migrate', { terminated: { exitCode: 1 } })], false)).toBe('Failed');
   });
 
-  it('init still running: Pending', () => {
-    const statuses = [status('web', { waiting: { reason: 'PodInitializing' } }), status('migrate', { running: {} })];
-    expect(getPhase(pod('Always'), statuses, false)).toBe('Pending');
-  });
-
-  it('init failed and restartPolicy Never: Failed', () => {
-    const statuses = [status('web', { waiting: { reason: 'PodInitializing' } }), status('migrate', { terminated: { exitCode: 1 } })];
-    expect(getPhase(pod('Never'), statuses, false)).toBe('Failed');
-  });
-
-  it('web exited 0 with restartPolicy Always: still Running (it will be restarted)', () => {
+  it('web exited 0: still Running with Always (it will be restarted), Succeeded with OnFailure', () => {
     const statuses = [status('web', { terminated: { exitCode: 0 } }), status('migrate', { terminated: { exitCode: 0 } })];
     expect(getPhase(pod('Always'), statuses, false)).toBe('Running');
     expect(getPhase(pod('OnFailure'), statuses, false)).toBe('Succeeded');

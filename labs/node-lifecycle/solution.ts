@@ -6,7 +6,7 @@
 // (processPodOnNode, getMinTolerationTime), pkg/apis/core/v1/helper/helpers.go
 // (GetMatchingTolerations) and k8s.io/api/core/v1 toleration.go (ToleratesTaint).
 import type { Lease, Node, NodeCondition, Taint, Toleration } from '../../runtime/api/index.ts';
-import type { NodeHealth, PendingEviction } from '../../runtime/controllers/index.ts';
+import type { NodeHealth, NodeHealthUpdate, PendingEviction } from '../../runtime/controllers/index.ts';
 
 const NODE_MONITOR_GRACE_PERIOD_MS = 50_000;
 const NODE_STARTUP_GRACE_PERIOD_MS = 60_000;
@@ -24,7 +24,7 @@ export function tryUpdateNodeHealth(
   lease: Lease | undefined,
   nowMs: number,
   now: string,
-): { health: NodeHealth; conditions: NodeCondition[] | null } {
+): NodeHealthUpdate {
   const current = readyOf(node.status?.conditions);
   const created = node.metadata.creationTimestamp;
   let graceMs: number;

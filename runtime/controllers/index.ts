@@ -23,7 +23,7 @@ export {
   NODE_MONITOR_GRACE_PERIOD_MS, NODE_MONITOR_PERIOD_MS, NODE_STARTUP_GRACE_PERIOD_MS, TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE,
 } from './nodelifecycle/index.ts';
 export type {
-  NodeLifecycleDeps, NodeLifecycleOptions, EvictionPlan, HealthResult, NodeHealth, NodeLifecycleDecisions, PendingEviction,
+  NodeLifecycleDeps, NodeLifecycleOptions, EvictionPlan, HealthResult, NodeHealth, NodeHealthUpdate, NodeLifecycleDecisions, PendingEviction,
 } from './nodelifecycle/index.ts';
 export { PodGCController, startPodGCController, missingNodes, terminatedPodsToDelete, GC_CHECK_PERIOD_MS, QUARANTINE_MS, TERMINATED_POD_GC_THRESHOLD, type PodGCControllerOptions } from './podgc/index.ts';
 export { EndpointSliceController, reconcileEndpointSlices, MAX_ENDPOINTS_PER_SLICE, type EndpointSliceControllerOptions, type SliceChanges } from './endpointslice/index.ts';

@@ -1,7 +1,7 @@
 // Mutant "evict-all-matching": Uses every toleration that tolerates a taint instead of the first one.
 // A plausible wrong solution; the hidden suite must fail it.
 import type { Lease, Node, NodeCondition, Taint, Toleration } from '../../../runtime/api/index.ts';
-import type { NodeHealth, PendingEviction } from '../../../runtime/controllers/index.ts';
+import type { NodeHealth, NodeHealthUpdate, PendingEviction } from '../../../runtime/controllers/index.ts';
 
 const NODE_MONITOR_GRACE_PERIOD_MS = 50_000;
 const NODE_STARTUP_GRACE_PERIOD_MS = 60_000;
@@ -19,7 +19,7 @@ export function tryUpdateNodeHealth(
   lease: Lease | undefined,
   nowMs: number,
   now: string,
-): { health: NodeHealth; conditions: NodeCondition[] | null } {
+): NodeHealthUpdate {
   const current = readyOf(node.status?.conditions);
   const created = node.metadata.creationTimestamp;
   let graceMs: number;

@@ -4,8 +4,8 @@
 // grade with `npm run grade -- node-lifecycle`.
 //
 // Only `import type` is allowed here: the graded file must run on its own.
-import type { Lease, Node, NodeCondition, Taint, Toleration } from '../../../runtime/api/index.ts';
-import type { NodeHealth, PendingEviction } from '../../../runtime/controllers/index.ts';
+import type { Lease, Node, Taint, Toleration } from '../../../runtime/api/index.ts';
+import type { NodeHealth, NodeHealthUpdate, PendingEviction } from '../../../runtime/controllers/index.ts';
 
 /** One tryUpdateNodeHealth pass: the record to keep, and the conditions to write (null: none). */
 export function tryUpdateNodeHealth(
@@ -14,7 +14,7 @@ export function tryUpdateNodeHealth(
   lease: Lease | undefined,
   nowMs: number,
   now: string,
-): { health: NodeHealth; conditions: NodeCondition[] | null } {
+): NodeHealthUpdate {
   // TODO 1: the Ready condition (or the stand-in when there is none) and the grace period.
   // TODO 2: update the record: first sight, a new Ready heartbeat, a renewed Lease.
   // TODO 3: past the grace period, turn Ready and the pressure conditions Unknown; write only if Ready changed.

@@ -1,7 +1,7 @@
 // Mutant "health-no-startup-grace": Gives a node that never posted status the ordinary 50 s grace period instead of the 60 s startup one.
 // A plausible wrong solution; the hidden suite must fail it.
 import type { Lease, Node, NodeCondition, Taint, Toleration } from '../../../runtime/api/index.ts';
-import type { NodeHealth, PendingEviction } from '../../../runtime/controllers/index.ts';
+import type { NodeHealth, NodeHealthUpdate, PendingEviction } from '../../../runtime/controllers/index.ts';
 
 const NODE_MONITOR_GRACE_PERIOD_MS = 50_000;
 const NOT_READY = 'node.kubernetes.io/not-ready';
@@ -18,7 +18,7 @@ export function tryUpdateNodeHealth(
   lease: Lease | undefined,
   nowMs: number,
   now: string,
-): { health: NodeHealth; conditions: NodeCondition[] | null } {
+): NodeHealthUpdate {
   const current = readyOf(node.status?.conditions);
   const created = node.metadata.creationTimestamp;
   let graceMs: number;

@@ -37,8 +37,13 @@ export interface NodeHealth {
   leaseRenewTime: string | undefined;
 }
 
-export interface HealthResult {
+/** A health pass's answer: the record to keep, and the node's new conditions to write (null: none). */
+export interface NodeHealthUpdate {
   health: NodeHealth;
+  conditions: NodeCondition[] | null;
+}
+
+export interface HealthResult extends NodeHealthUpdate {
   /**
    * Ready before this pass (the taint decision uses it, as upstream does); when the node has no
    * Ready condition, upstream's stand-in: Unknown, with the node's creationTimestamp as both times.
@@ -46,8 +51,6 @@ export interface HealthResult {
   observedReady: NodeCondition;
   /** Ready after this pass (undefined when the node has none and nothing was written). */
   currentReady: NodeCondition | undefined;
-  /** The node's new status conditions when they must be written (UpdateStatus), else null. */
-  conditions: NodeCondition[] | null;
 }
 
 const readyOf = (conds: readonly NodeCondition[] | undefined) => conds?.find((c) => c.type === 'Ready');

@@ -1,7 +1,7 @@
 // runtime/controllers/nodelifecycle: the node lifecycle controller (silent nodes become Unknown
 // and tainted) and taint-based eviction (pods leave once their tolerationSeconds run out).
-import type { Lease, Node, NodeCondition, Taint, Toleration } from '../../api/index.ts';
-import type { NodeHealth } from './health.ts';
+import type { Lease, Node, Taint, Toleration } from '../../api/index.ts';
+import type { NodeHealth, NodeHealthUpdate } from './health.ts';
 import type { PendingEviction } from './eviction.ts';
 
 export { NodeLifecycleController, type NodeLifecycleDeps } from './controller.ts';
@@ -17,6 +17,7 @@ export {
   tryUpdateNodeHealth,
   type HealthResult,
   type NodeHealth,
+  type NodeHealthUpdate,
 } from './health.ts';
 export { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, desiredNoScheduleTaints, desiredNoExecuteTaints, reconcileTaints, reconcileNodeTaints } from './taints.ts';
 export { noExecuteTaints, planEviction, processPodOnNode, TAINT_EVICTION_REASON, type EvictionPlan, type PendingEviction } from './eviction.ts';
@@ -38,7 +39,7 @@ export interface NodeLifecycleDecisions {
     lease: Lease | undefined,
     nowMs: number,
     now: string,
-  ): { health: NodeHealth; conditions: NodeCondition[] | null };
+  ): NodeHealthUpdate;
   reconcileNodeTaints(node: Node, now: string): Taint[];
   processPodOnNode(tolerations: readonly Toleration[], taints: readonly Taint[], nowMs: number, pending: PendingEviction | null): PendingEviction | null;
 }
