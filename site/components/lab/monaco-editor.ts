@@ -61,7 +61,7 @@ function startLanguageServiceLater(): void {
 
 /**
  * Monaco's built-in themes miss WCAG AA contrast in a few places axe checks (dimmed line numbers
- * in both, comments #6A9955 on #1E1E1E in the dark one): these two themes keep Monaco's colours
+ * in both, comments #6A9955 and regular expressions #B46695 on #1E1E1E in the dark one): these two themes keep Monaco's colours
  * and raise only those to at least 4.5:1 on the editor background.
  */
 let themesDefined = false;
@@ -81,7 +81,11 @@ function defineSiteThemes(): void {
   monaco.editor.defineTheme('icp-dark', {
     base: 'vs-dark',
     inherit: true,
-    rules: [{ token: 'comment', foreground: '8cbf72' }],
+    rules: [
+      { token: 'comment', foreground: '8cbf72' },
+      // vs-dark's regular expressions (#B46695) reach only 4.19:1
+      { token: 'regexp', foreground: 'c2749f' },
+    ],
     colors: {
       'editorLineNumber.foreground': '#9aa4ad',
       'editorLineNumber.activeForeground': '#e6edf3',
@@ -111,6 +115,8 @@ export interface LabEditor {
   onChange(listener: (text: string) => void): void;
   /** Runs when the learner presses Ctrl/Cmd+Enter in the editor. */
   onGradeShortcut(listener: () => void): void;
+  /** Runs when the learner presses Alt+Enter (Option+Enter) in the editor, outside the find widget. */
+  onRunShortcut(listener: () => void): void;
   /** Runs on Escape when no editor widget (suggestions, find, hints) is open: a way out by keyboard. */
   onEscape(listener: () => void): void;
   /** Number of TypeScript errors in the model right now. */
@@ -148,7 +154,8 @@ export function createLabEditor(container: HTMLElement, slug: string, text: stri
     getValue: () => model.getValue(),
     setValue: (next) => model.setValue(next),
     onChange: (listener) => void model.onDidChangeContent(() => listener(model.getValue())),
-    onGradeShortcut: (listener) => editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, listener),
+    onGradeShortcut: (listener) => void editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, listener),
+    onRunShortcut: (listener) => void editor.addCommand(monaco.KeyMod.Alt | monaco.KeyCode.Enter, listener, '!findInputFocussed && !replaceInputFocussed'),
     onEscape: (listener) =>
       void editor.addCommand(monaco.KeyCode.Escape, listener, '!suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible && !inSnippetMode && !markersNavigationVisible'),
     errorCount: () => monaco.editor.getModelMarkers({ resource: uri }).filter((marker) => marker.severity === monaco.MarkerSeverity.Error).length,

@@ -4,6 +4,7 @@
 import { GradingClient } from '../../lib/grading/client.ts';
 import type { SuiteKind } from '../../lib/grading/protocol.ts';
 import type { LabResults } from '../../lib/grading/results.ts';
+import { isTypingTarget } from '../../lib/keyboard/typing-target.ts';
 import { debounce } from '../../lib/progress/debounce.ts';
 import type { SaveResult } from '../../lib/progress/persist.ts';
 import { ProgressStore } from '../../lib/progress/store.ts';
@@ -73,32 +74,25 @@ export class Workbench {
     for (const button of this.buttons) {
       button.addEventListener('click', () => void this.act(button.dataset.labAction!));
     }
+    // Page shortcuts fire only outside anything the reader types in: inside the editor, Monaco owns
+    // every key and the same shortcuts are editor commands (loadEditor), so its own bindings
+    // (the find widget's Alt+Enter, for one) keep working.
     document.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !this.editorHasFocus()) {
+      if (event.key !== 'Enter' || isTypingTarget(event.target)) return;
+      if ((event.ctrlKey || event.metaKey) && !event.altKey) {
         event.preventDefault();
         void this.act('grade');
-      }
-    });
-    // Alt+Enter (Option+Enter): Run in cluster, also from inside the editor (Monaco binds Alt+Enter
-    // only in its find widget, which keeps it), so listen in the capture phase.
-    document.addEventListener('keydown', (event) => {
-      const inFindWidget = event.target instanceof Element && event.target.closest('.find-widget') !== null;
-      if (event.key === 'Enter' && event.altKey && !event.ctrlKey && !event.metaKey && !inFindWidget && this.hasAction('cluster')) {
+      } else if (event.altKey && !event.ctrlKey && !event.metaKey && this.hasAction('cluster')) {
         event.preventDefault();
-        event.stopPropagation();
         void this.act('cluster');
       }
-    }, { capture: true });
+    });
     addEventListener('pagehide', () => this.autosave.flush());
     document.addEventListener('visibilitychange', () => this.autosave.flush());
   }
 
   private hasAction(action: string): boolean {
     return this.buttons.some((button) => button.dataset.labAction === action);
-  }
-
-  private editorHasFocus(): boolean {
-    return this.editor?.editor.hasTextFocus() ?? false;
   }
 
   private currentCode(): string {
@@ -121,6 +115,7 @@ export class Workbench {
     this.editor = createLabEditor(container, this.data.slug, this.currentCode(), `${this.data.title}: your code (TypeScript)`);
     this.editor.onChange((code) => this.autosave(code));
     this.editor.onGradeShortcut(() => void this.act('grade'));
+    if (this.hasAction('cluster')) this.editor.onRunShortcut(() => void this.act('cluster'));
     this.editor.onEscape(() => document.querySelector<HTMLButtonElement>('[data-lab-action="grade"]')?.focus());
     container.hidden = false;
     this.staticCode.hidden = true;

@@ -5,6 +5,7 @@
 // never download it.
 import { search, type SearchHit } from './rank';
 import type { SearchIndex } from './types';
+import { isTypingTarget } from '../keyboard/typing-target';
 
 const INDEX_URL = '/search-index.json';
 const KIND_LABEL: Record<SearchHit['doc']['k'], string> = {
@@ -174,8 +175,7 @@ export function initSearch(root: HTMLElement): void {
 
   document.addEventListener('keydown', (event) => {
     if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
-    const target = event.target as HTMLElement | null;
-    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    if (isTypingTarget(event.target)) return;
     event.preventDefault();
     input.focus();
   });
