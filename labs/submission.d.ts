@@ -62,4 +62,19 @@ declare module '@lab/submission' {
     nowMs: number,
     pending: import('../runtime/controllers/index.ts').PendingEviction | null,
   ): import('../runtime/controllers/index.ts').PendingEviction | null;
+
+  // rolling-update
+  type Deployment = import('../runtime/api/index.ts').Deployment;
+  type ReplicaSet = import('../runtime/api/index.ts').ReplicaSet;
+  type IntOrString = import('../runtime/api/index.ts').IntOrString;
+  export function resolveFenceposts(maxSurge: IntOrString, maxUnavailable: IntOrString, desired: number): import('../runtime/controllers/index.ts').Fenceposts;
+  export function maxSurge(deployment: Deployment): number;
+  export function maxUnavailable(deployment: Deployment): number;
+  export function newRSNewReplicas(deployment: Deployment, allRSs: readonly ReplicaSet[], newRS: ReplicaSet): number;
+  export function reconcileNewReplicaSet(deployment: Deployment, allRSs: readonly ReplicaSet[], newRS: ReplicaSet): number;
+  export function reconcileOldReplicaSets(
+    deployment: Deployment,
+    oldRSs: readonly ReplicaSet[],
+    newRS: ReplicaSet,
+  ): import('../runtime/controllers/index.ts').ReplicaSetScale[];
 }

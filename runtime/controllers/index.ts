@@ -16,6 +16,8 @@ export { ReplicaSetController, reconcileReplicaSet, rankPodsForDeletion, calcula
 export type { ReplicaSetControllerOptions } from './replicaset/index.ts';
 export { DeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';
 export { getScaledValueFromIntOrPercent, resolveFenceposts, newRSNewReplicas, computeHash } from './deployment/util.ts';
+export { rollingUpdateArithmetic } from './deployment/rolling.ts';
+export type { Fenceposts, ReplicaSetScale, RollingUpdateArithmetic } from './deployment/rolling.ts';
 export { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from './expectations.ts';
 export { slowStartBatch, SLOW_START_INITIAL_BATCH_SIZE } from './slow-start.ts';
 export {
