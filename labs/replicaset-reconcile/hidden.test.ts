@@ -2,14 +2,18 @@
 // counted, how many are created, which are deleted and in what order, and that a small simulated
 // world driven by the learner's function converges without deleting the wrong pods.
 // Tables ported from pkg/controller/replicaset/replica_set_test.go (TestSyncReplicaSetDoesNothing,
-// TestSyncReplicaSetDeletes, TestSyncReplicaSetDormancy's burst cap, TestGetPodsToDelete) and
-// pkg/controller/controller_utils_test.go (TestSortingActivePodsWithRanks, TestActivePodFiltering).
+// TestSyncReplicaSetDeletes, TestSyncReplicaSetDormancy's burst cap, TestGetPodsToDelete,
+// TestGetPodsRankedByRelatedPodsOnSameNode) and pkg/controller/controller_utils_test.go
+// (TestSortingActivePodsWithRanks, TestActivePodFiltering). Unless a test says otherwise the
+// ReplicaSet belongs to a Deployment, and its related pods (context.relatedPods) are what the
+// controller would list: every pod matching its selector (getIndirectlyRelatedPods).
 import { describe, expect, it } from 'vitest';
 import type { LabelSelector, Pod, PodPhase, ReplicaSet } from '../../runtime/api/index.ts';
 import { BURST_REPLICAS, type ReplicaSetDecision } from '../../runtime/controllers/index.ts';
 import { reconcileReplicaSet } from '@lab/submission';
 
 const RS_UID = 'rs-uid-1111';
+const DEPLOYMENT = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'deploy-uid-9999', controller: true };
 const NOW = '2026-01-02T00:00:00Z';
 const THEN = '2025-12-02T00:00:00Z';
 const LONG_AGO = '2025-06-01T00:00:00Z';
@@ -70,7 +74,7 @@ function makeRS(replicas: number | undefined, selector: LabelSelector = { matchL
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: 'web', namespace: 'default', uid: RS_UID, ...extra },
+    metadata: { name: 'web', namespace: 'default', uid: RS_UID, ownerReferences: [DEPLOYMENT], ...extra },
     spec: {
       ...(replicas === undefined ? {} : { replicas }),
       selector,
@@ -79,9 +83,31 @@ function makeRS(replicas: number | undefined, selector: LabelSelector = { matchL
   };
 }
 
+/** A ReplicaSet as `kubectl apply` of a bare ReplicaSet leaves it: no controller, so no related pods. */
+const unownedRS = (replicas: number) => makeRS(replicas, undefined, { ownerReferences: [] });
+
+function selects(selector: LabelSelector, pod: Pod): boolean {
+  const labels = pod.metadata.labels ?? {};
+  if (Object.entries(selector.matchLabels ?? {}).some(([k, v]) => labels[k] !== v)) return false;
+  return (selector.matchExpressions ?? []).every((r) => {
+    const has = Object.hasOwn(labels, r.key);
+    const inValues = has && (r.values ?? []).includes(labels[r.key] ?? '');
+    return r.operator === 'In' ? inValues : r.operator === 'NotIn' ? !inValues : r.operator === 'Exists' ? has : !has;
+  });
+}
+
+/**
+ * What the controller passes as context.relatedPods (getIndirectlyRelatedPods): with a controller,
+ * the pods matching the selector of this ReplicaSet (and of its siblings, none here); without, none.
+ */
+function relatedPodsOf(rs: ReplicaSet, pods: Pod[]): Pod[] {
+  const hasController = (rs.metadata.ownerReferences ?? []).some((r) => r.controller === true);
+  return hasController ? pods.filter((p) => selects(rs.spec.selector, p)) : [];
+}
+
 /** Calls the learner's function and returns a plain copy of its answer (no functions, no getters). */
-function decide(rs: ReplicaSet, pods: Pod[], burstReplicas = BURST_REPLICAS): ReplicaSetDecision {
-  const raw: unknown = reconcileReplicaSet(rs, pods, { burstReplicas });
+function decide(rs: ReplicaSet, pods: Pod[], burstReplicas = BURST_REPLICAS, relatedPods = relatedPodsOf(rs, pods)): ReplicaSetDecision {
+  const raw: unknown = reconcileReplicaSet(rs, pods, { burstReplicas, relatedPods });
   const value = structuredClone(raw) as ReplicaSetDecision;
   expect(Object.keys(value).sort(), 'the decision has exactly podsToCreate and podsToDelete').toEqual([
     'podsToCreate',
@@ -201,12 +227,13 @@ describe('counting the pods a ReplicaSet owns', () => {
     expect(decide(makeRS(0, undefined, { deletionTimestamp: NOW }), [makePod('a')])).toEqual({ podsToCreate: 0, podsToDelete: [] });
   });
 
-  it('does not modify the ReplicaSet or the pods', () => {
+  it('does not modify the ReplicaSet, the pods or the related pods', () => {
     const rs = makeRS(1);
     const pods = [makePod('b', { created: NOW }), makePod('a', { node: '' }), makePod('c', { phase: 'Pending' })];
-    const before = structuredClone({ rs, pods });
-    decide(rs, pods);
-    expect({ rs, pods }).toEqual(before);
+    const relatedPods = [...pods, makePod('sibling', { owner: 'rs-uid-2222' })];
+    const before = structuredClone({ rs, pods, relatedPods });
+    decide(rs, pods, BURST_REPLICAS, relatedPods);
+    expect({ rs, pods, relatedPods }).toEqual(before);
   });
 });
 
@@ -307,19 +334,40 @@ describe('which pod goes first when scaling down', () => {
     expect(two.filter((n) => n.startsWith('n1-'))).toHaveLength(3);
   });
 
-  it('counts only its own active pods when ranking nodes', () => {
+  // mirrors TestGetPodsRankedByRelatedPodsOnSameNode: the rank counts the related pods, not only its own
+  it('ranks a node by the active related pods on it, another ReplicaSet\'s of the same Deployment included', () => {
+    const oldRevision = { app: 'web', 'pod-template-hash': 'old' };
     const pods = [
       readyThen('alone', 'node-1'),
       readyThen('pair-a', 'node-2'),
       readyThen('pair-b', 'node-2'),
-      makePod('stranger-1', { node: 'node-1', owner: 'rs-uid-2222' }),
-      makePod('stranger-2', { node: 'node-1', owner: 'rs-uid-2222' }),
-      makePod('gone', { node: 'node-1', terminating: true }),
-      makePod('finished', { node: 'node-1', phase: 'Succeeded' }),
+      makePod('old-1', { node: 'node-1', owner: 'rs-uid-2222', labels: oldRevision }),
+      makePod('old-2', { node: 'node-1', owner: 'rs-uid-2222', labels: oldRevision }),
+      makePod('gone', { node: 'node-2', terminating: true }),
+      makePod('finished', { node: 'node-2', phase: 'Succeeded' }),
     ];
-    const d = decide(makeRS(2), pods);
-    expect(d.podsToDelete).toHaveLength(1);
-    expect(d.podsToDelete[0]).toMatch(/^pair-/);
+    // both ReplicaSets belong to the Deployment: the controller lists the pods of both selectors
+    const d = decide(makeRS(2), pods, BURST_REPLICAS, pods);
+    expect(
+      d.podsToDelete,
+      'node-1 runs 3 active related pods (alone, and old-1 and old-2 of the older ReplicaSet), node-2 runs 2 (gone is terminating, finished has Succeeded): alone goes first',
+    ).toEqual(['alone']);
+  });
+
+  it('ranks no pod as doubled up when there are no related pods (a ReplicaSet without a controller)', () => {
+    const pods = [readyThen('n1-a', 'node-1'), readyThen('n1-b', 'node-1'), readyNow('n2-a', 'node-2')];
+    const d = decide(unownedRS(2), pods);
+    expect(
+      d.podsToDelete,
+      'context.relatedPods is empty, so every pod has rank 0; then the pod ready most recently goes first: n2-a (node-1 running two pods does not matter)',
+    ).toEqual(['n2-a']);
+  });
+
+  it('takes the counts from context.relatedPods, even for nodes none of its own pods share', () => {
+    const pods = [readyThen('a', 'node-1'), readyThen('b', 'node-2')];
+    const relatedPods = [...pods, makePod('other', { node: 'node-2', owner: 'rs-uid-2222' })];
+    expect(decide(makeRS(1), pods, BURST_REPLICAS, relatedPods).podsToDelete, 'node-2 runs b and a related pod: b goes first').toEqual(['b']);
+    expect(decide(makeRS(1), pods, BURST_REPLICAS, []).podsToDelete, 'with no related pods the ranks are equal: either may go').toHaveLength(1);
   });
 
   it('uses the highest restart count of any container', () => {
@@ -373,6 +421,8 @@ const isActive = (p: Pod) => !p.metadata.deletionTimestamp && p.status?.phase !=
 
 interface World {
   pods: Pod[];
+  /** Whether the ReplicaSet has a controller (a Deployment), and so related pods. */
+  owned: boolean;
   replicas: number;
   nodes: string[];
   time: number;
@@ -414,6 +464,11 @@ function worldEvents(w: World, random: () => number, disrupt: boolean): void {
   if (random() < 0.2) w.replicas = Math.floor(random() * 9);
 }
 
+/** The world's related pods: with a controller, every pod labelled app=web (its own, a sibling's, an orphan); without, none. */
+function relatedOf(w: World): Pod[] {
+  return w.owned ? w.pods.filter((p) => p.metadata.labels?.['app'] === 'web') : [];
+}
+
 function checkDecision(w: World, d: ReplicaSetDecision, burst: number, seed: number, round: number): void {
   const where = `seed ${seed}, round ${round}`;
   const mine = w.pods.filter((p) => isActive(p) && p.metadata.ownerReferences?.[0]?.uid === RS_UID);
@@ -428,7 +483,7 @@ function checkDecision(w: World, d: ReplicaSetDecision, burst: number, seed: num
     expect(byName.has(name), `${where}: deleted "${name}", which is not an active pod of this ReplicaSet`).toBe(true);
   }
   const perNode = new Map<string, number>();
-  for (const p of mine) perNode.set(p.spec.nodeName ?? '', (perNode.get(p.spec.nodeName ?? '') ?? 0) + 1);
+  for (const p of relatedOf(w).filter(isActive)) perNode.set(p.spec.nodeName ?? '', (perNode.get(p.spec.nodeName ?? '') ?? 0) + 1);
   const key = (p: Pod) => deletionKey(p, perNode.get(p.spec.nodeName ?? '') ?? 0);
   const deleted = d.podsToDelete.map((n) => byName.get(n)!);
   const kept = mine.filter((p) => !d.podsToDelete.includes(p.metadata.name!));
@@ -455,17 +510,23 @@ function apply(w: World, d: ReplicaSetDecision): void {
 }
 
 describe('closed loop: the decision drives a small simulated world', () => {
-  // Not the full cluster (it does not exist yet): a world of 4 nodes where pods get scheduled,
-  // become ready, restart, fail, lose their node and terminate, and the replica count changes.
+  // Not the full cluster: a world of 4 nodes where pods get scheduled, become ready, restart, fail,
+  // lose their node and terminate, and the replica count changes. Half the seeds give the
+  // ReplicaSet a Deployment (related pods: every app=web pod, another ReplicaSet's included), half none.
   const SEEDS = Array.from({ length: 40 }, (_, i) => 1000 + i * 7919);
 
   it.each(SEEDS)('converges without deleting the wrong pods (seed %i)', (seed) => {
     const random = rng(seed);
     const burst = 1 + Math.floor(random() * 4);
-    const w: World = { pods: [], replicas: 1 + Math.floor(random() * 6), nodes: ['n1', 'n2', 'n3', 'n4'], time: 0, nextId: 0 };
-    w.pods.push(makePod('stranger', { owner: 'rs-uid-2222', node: 'n1' }), makePod('orphan', { owner: null, node: 'n2' }));
+    const w: World = { pods: [], owned: seed % 2 === 0, replicas: 1 + Math.floor(random() * 6), nodes: ['n1', 'n2', 'n3', 'n4'], time: 0, nextId: 0 };
+    w.pods.push(
+      makePod('stranger', { owner: 'rs-uid-2222', node: 'n1' }),
+      makePod('stranger-2', { owner: 'rs-uid-2222', node: 'n3' }),
+      makePod('orphan', { owner: null, node: 'n2' }),
+    );
     for (let round = 0; round < 60; round++) {
-      const d = decide(makeRS(w.replicas), structuredClone(w.pods), burst);
+      const rs = w.owned ? makeRS(w.replicas) : unownedRS(w.replicas);
+      const d = decide(rs, structuredClone(w.pods), burst, structuredClone(relatedOf(w)));
       checkDecision(w, d, burst, seed, round);
       apply(w, d);
       worldEvents(w, random, round < 40);

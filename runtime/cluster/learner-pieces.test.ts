@@ -18,15 +18,18 @@ const nodeInfo: NodeInfo = {
 describe('guardReplicaSetReconciler', () => {
   it('passes copies in: a learner that mutates its inputs changes nothing outside', () => {
     const faults = new LearnerFaults();
-    const mutating: ReplicaSetReconciler = (r, pods) => {
+    const sibling: Pod = { metadata: { name: 'web-old', labels: { app: 'web' } }, spec: { containers: [], nodeName: 'n1' } };
+    const mutating: ReplicaSetReconciler = (r, pods, context) => {
       r.metadata.name = 'changed';
       (pods[0]!.metadata.labels ??= {})['app'] = 'changed';
+      context.relatedPods[0]!.spec.nodeName = 'changed';
       return { podsToCreate: 0, podsToDelete: ['web-a'] };
     };
     const guarded = guardReplicaSetReconciler(mutating, 'myReconcile', faults);
-    expect(guarded(rs, [pod], { burstReplicas: 500 })).toEqual({ podsToCreate: 0, podsToDelete: ['web-a'] });
+    expect(guarded(rs, [pod], { burstReplicas: 500, relatedPods: [sibling] })).toEqual({ podsToCreate: 0, podsToDelete: ['web-a'] });
     expect(rs.metadata.name).toBe('web');
     expect(pod.metadata.labels).toEqual({ app: 'web' });
+    expect(sibling.spec.nodeName).toBe('n1');
     expect(faults.first).toBeUndefined();
   });
 
@@ -38,7 +41,7 @@ describe('guardReplicaSetReconciler', () => {
   ])('turns %s into a LearnerCodeError named after the function, and records the first', (_name, broken, message) => {
     const faults = new LearnerFaults();
     const guarded = guardReplicaSetReconciler(broken as unknown as ReplicaSetReconciler, 'myReconcile', faults);
-    expect(() => guarded(rs, [pod], { burstReplicas: 500 })).toThrow(new LearnerCodeError(message));
+    expect(() => guarded(rs, [pod], { burstReplicas: 500, relatedPods: [] })).toThrow(new LearnerCodeError(message));
     expect(faults.first?.message).toBe(message);
     expect(() => faults.check()).toThrow(message);
   });

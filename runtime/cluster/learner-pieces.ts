@@ -44,7 +44,7 @@ export function guardReplicaSetReconciler(learner: ReplicaSetReconciler, name: s
   return (rs, pods, context) => {
     let decision: unknown;
     try {
-      decision = learner(deepCopy(rs) as ReplicaSet, pods.map((p) => deepCopy(p) as Pod), { ...context });
+      decision = learner(deepCopy(rs) as ReplicaSet, pods.map((p) => deepCopy(p) as Pod), { ...context, relatedPods: context.relatedPods.map((p) => deepCopy(p) as Pod) });
     } catch (error) {
       throw faults.record(new LearnerCodeError(`${name} threw while syncing ReplicaSet "${rs.metadata.name ?? ''}": ${describeThrown(error)}`));
     }

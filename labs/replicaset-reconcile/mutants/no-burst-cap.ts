@@ -2,7 +2,8 @@
 // A plausible wrong solution; the hidden suite must fail it.
 // mirrors pkg/controller/replicaset/replica_set.go (syncReplicaSet, manageReplicas,
 // getPodsToDelete, getPodsRankedByRelatedPodsOnSameNode) and pkg/controller/controller_utils.go
-// (IsPodActive, ActivePodsWithRanks.Less with LogarithmicScaleDown and PodDeletionCost off).
+// (IsPodActive, ActivePodsWithRanks.Less with LogarithmicScaleDown and PodDeletionCost off, though
+// both are on by default in real clusters).
 import type { LabelSelector, Pod, ReplicaSet } from '../../../runtime/api/index.ts';
 import type { ReplicaSetDecision, ReplicaSetSyncContext } from '../../../runtime/controllers/index.ts';
 
@@ -18,7 +19,7 @@ export function reconcileReplicaSet(
   if (diff < 0) return { podsToCreate: -diff, podsToDelete: [] };
   if (diff === 0) return { podsToCreate: 0, podsToDelete: [] };
   const count = diff + 0 * context.burstReplicas;
-  return { podsToCreate: 0, podsToDelete: rankForDeletion(mine).slice(0, count).map((pod) => pod.metadata.name ?? '') };
+  return { podsToCreate: 0, podsToDelete: rankForDeletion(mine, context.relatedPods).slice(0, count).map((pod) => pod.metadata.name ?? '') };
 }
 
 function isPodActive(pod: Pod): boolean {
@@ -52,13 +53,13 @@ const PHASE_ORDINAL: Record<string, number> = { Pending: 0, Unknown: 1, Running:
 
 interface Ranked {
   pod: Pod;
-  /** Active pods of this ReplicaSet on the same node (including itself). */
+  /** Active related pods on the same node (getPodsRankedByRelatedPodsOnSameNode). */
   onSameNode: number;
 }
 
-function rankForDeletion(pods: Pod[]): Pod[] {
+function rankForDeletion(pods: Pod[], relatedPods: readonly Pod[]): Pod[] {
   const perNode = new Map<string, number>();
-  for (const pod of pods) perNode.set(nodeOf(pod), (perNode.get(nodeOf(pod)) ?? 0) + 1);
+  for (const pod of relatedPods) if (isPodActive(pod)) perNode.set(nodeOf(pod), (perNode.get(nodeOf(pod)) ?? 0) + 1);
   const ranked: Ranked[] = pods.map((pod) => ({ pod, onSameNode: perNode.get(nodeOf(pod)) ?? 0 }));
   return ranked.sort(compareForDeletion).map((r) => r.pod);
 }

@@ -163,13 +163,37 @@ export class ReplicaSetController {
   private manageReplicas(rs: ReplicaSet, pods: Pod[], done: (error?: string) => void): void {
     const key = keyOf(rs);
     const reconciler = this.o.reconciler ?? reconcileReplicaSet;
-    const decision = reconciler(rs, pods, { burstReplicas: this.o.burstReplicas ?? BURST_REPLICAS });
+    // upstream lists the related pods only to rank a scale-down (manageReplicas' diff > 0 branch)
+    const relatedPods = pods.length > (rs.spec.replicas ?? 1) ? this.relatedPods(rs) : [];
+    const decision = reconciler(rs, pods, { burstReplicas: this.o.burstReplicas ?? BURST_REPLICAS, relatedPods });
     if (decision.podsToCreate > 0 && decision.podsToDelete.length > 0) {
       return done('reconciler asked to create and delete pods in one sync');
     }
     if (decision.podsToCreate > 0) return this.createPods(rs, key, decision.podsToCreate, done);
     if (decision.podsToDelete.length > 0) return this.deletePods(rs, key, pods, decision.podsToDelete, done);
     done();
+  }
+
+  /**
+   * getIndirectlyRelatedPods: every pod matching the selector of a ReplicaSet with the same
+   * controller as `rs` (rs included: all the ReplicaSets of one Deployment), each pod once; none
+   * when `rs` has no controller (getReplicaSetsWithSameController returns nil).
+   */
+  private relatedPods(rs: ReplicaSet): Pod[] {
+    const ref = controllerOf(rs);
+    if (!ref) return [];
+    const namespace = rs.metadata.namespace ?? '';
+    const seen = new Set<string>();
+    const related: Pod[] = [];
+    for (const other of this.o.replicaSets.lister.listInNamespace(namespace, (candidate) => controllerOf(candidate)?.uid === ref.uid)) {
+      for (const pod of this.o.pods.lister.listInNamespace(namespace, (p) => selectorMatches(other.spec.selector, p.metadata.labels))) {
+        const id = pod.metadata.uid ?? keyOf(pod);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        related.push(pod);
+      }
+    }
+    return related;
   }
 
   private createPods(rs: ReplicaSet, key: string, count: number, done: (error?: string) => void): void {

@@ -28,8 +28,22 @@ describe('rankPodsForDeletion (ActivePodsWithRanks.Less)', () => {
       pod('pending', { node: 'n6', phase: 'Pending' }),
       pod('unassigned', { phase: 'Pending' }),
     ];
-    expect(rankPodsForDeletion(pods).map((p) => p.metadata.name)).toEqual(
+    // the pods are all related (one ReplicaSet under a Deployment, say): n3 holds two of them
+    expect(rankPodsForDeletion(pods, pods).map((p) => p.metadata.name)).toEqual(
       ['unassigned', 'pending', 'unknown', 'not-ready', 'doubled-b', 'doubled-a', 'ready-new', 'ready-old']);
+  });
+
+  // getPodsRankedByRelatedPodsOnSameNode: the rank counts the active related pods on the node
+  it('ranks by the related pods, active ones only, and not at all when there are none (a ReplicaSet without a controller)', () => {
+    const alone = pod('alone', { node: 'n1', ready: '2026-01-01T00:00:01Z' });
+    const paired = pod('paired', { node: 'n2', ready: '2026-01-01T00:00:01Z', created: '2025-12-31T00:00:00Z' });
+    const sibling = pod('old-revision', { node: 'n2', owner: 'other-rs' });
+    const gone = { ...pod('gone', { node: 'n1' }), metadata: { ...pod('gone', { node: 'n1' }).metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } };
+    const names = (ranked: Pod[]) => ranked.map((p) => p.metadata.name);
+    // no related pods: equal ranks, so the newer creation goes first
+    expect(names(rankPodsForDeletion([alone, paired], []))).toEqual(['alone', 'paired']);
+    // a sibling ReplicaSet's pod on n2 doubles paired up; a terminating pod on n1 does not count
+    expect(names(rankPodsForDeletion([alone, paired], [alone, paired, sibling, gone]))).toEqual(['paired', 'alone']);
   });
 });
 
@@ -40,9 +54,9 @@ describe('reconcileReplicaSet', () => {
     { name: 'deletes the most deletable extra pod', pods: [pod('a', { node: 'n' }), pod('b', { node: 'm' }), pod('c', { phase: 'Pending' })], want: { podsToCreate: 0, podsToDelete: ['c'] } },
     { name: 'nothing to do at the desired count', pods: [pod('a'), pod('b')], want: { podsToCreate: 0, podsToDelete: [] } },
   ])('$name', ({ pods, want }) => {
-    expect(reconcileReplicaSet(rs, pods, { burstReplicas: 500 })).toEqual(want);
+    expect(reconcileReplicaSet(rs, pods, { burstReplicas: 500, relatedPods: pods })).toEqual(want);
   });
   it('caps creations at burstReplicas', () => {
-    expect(reconcileReplicaSet({ ...rs, spec: { ...rs.spec, replicas: 1000 } }, [], { burstReplicas: 500 }).podsToCreate).toBe(500);
+    expect(reconcileReplicaSet({ ...rs, spec: { ...rs.spec, replicas: 1000 } }, [], { burstReplicas: 500, relatedPods: [] }).podsToCreate).toBe(500);
   });
 });

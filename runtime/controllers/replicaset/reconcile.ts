@@ -2,7 +2,8 @@
 // manageReplicas, with upstream's ranking of which pods to delete first.
 // mirrors pkg/controller/replicaset/replica_set.go (manageReplicas, getPodsToDelete,
 // getPodsRankedByRelatedPodsOnSameNode) and pkg/controller/controller_utils.go
-// (ActivePodsWithRanks.Less, with LogarithmicScaleDown and PodDeletionCost not applied).
+// (ActivePodsWithRanks.Less, with LogarithmicScaleDown and PodDeletionCost not applied; both
+// feature gates are on by default in real clusters since 1.22).
 import type { Pod } from '../../api/index.ts';
 import { controllerOf, isPodActive, isPodReady, selectorMatches } from '../controller-utils.ts';
 import type { ReplicaSetDecision, ReplicaSetReconciler } from './types.ts';
@@ -14,14 +15,17 @@ export const reconcileReplicaSet: ReplicaSetReconciler = (rs, pods, context): Re
   const diff = mine.length - (rs.spec.replicas ?? 1);
   if (diff < 0) return { podsToCreate: Math.min(-diff, context.burstReplicas), podsToDelete: [] };
   if (diff === 0) return none;
-  const doomed = rankPodsForDeletion(mine).slice(0, Math.min(diff, context.burstReplicas));
+  const doomed = rankPodsForDeletion(mine, context.relatedPods).slice(0, Math.min(diff, context.burstReplicas));
   return { podsToCreate: 0, podsToDelete: doomed.map((p) => p.metadata.name ?? '') };
 };
 
-/** Pods sorted most deletable first; the count of related pods on the same node breaks ties. */
-export function rankPodsForDeletion(pods: readonly Pod[]): Pod[] {
+/**
+ * Pods sorted most deletable first (getPodsRankedByRelatedPodsOnSameNode, then sort): a pod's rank
+ * is the number of active related pods on its node, and more goes first among otherwise equal pods.
+ */
+export function rankPodsForDeletion(pods: readonly Pod[], relatedPods: readonly Pod[]): Pod[] {
   const perNode = new Map<string, number>();
-  for (const p of pods) perNode.set(nodeOf(p), (perNode.get(nodeOf(p)) ?? 0) + 1);
+  for (const p of relatedPods) if (isPodActive(p)) perNode.set(nodeOf(p), (perNode.get(nodeOf(p)) ?? 0) + 1);
   return pods
     .map((pod) => ({ pod, rank: perNode.get(nodeOf(pod)) ?? 0 }))
     .sort((a, b) => lessForDeletion(a.pod, a.rank, b.pod, b.rank))
@@ -43,7 +47,8 @@ function lessForDeletion(a: Pod, rankA: number, b: Pod, rankB: number): number {
   const readyA = isPodReady(a);
   const readyB = isPodReady(b);
   if (readyA !== readyB) return readyA ? 1 : -1;
-  // 4. more related pods on the same node first (doubled-up pods go first)
+  // 4. more related pods on the same node first (doubled-up pods go first; PodDeletionCost, which
+  // upstream checks just before this when its feature gate is on, is not simulated)
   if (rankA !== rankB) return rankB - rankA;
   // 5. ready for less time first (an empty time counts as newest)
   if (readyA && readyB) {

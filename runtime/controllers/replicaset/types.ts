@@ -15,6 +15,14 @@ export const BURST_REPLICAS = 500;
 export interface ReplicaSetSyncContext {
   /** Cap on creations or deletions in one sync; BURST_REPLICAS in the real controller. */
   burstReplicas: number;
+  /**
+   * The pods related to this ReplicaSet (upstream's getIndirectlyRelatedPods): every pod matching
+   * the selector of a ReplicaSet that has the same controller as this one (all the ReplicaSets of
+   * one Deployment, this one included), each pod once. Empty when the ReplicaSet has no controller.
+   * Their active ones, counted per node, give the "doubled up" rank when scaling down. The
+   * controller lists them only when it has pods to delete, as upstream's manageReplicas does.
+   */
+  relatedPods: readonly Pod[];
 }
 
 /**
@@ -40,7 +48,7 @@ export interface ReplicaSetDecision {
  *   its selector;
  * - create or delete the difference, capped at context.burstReplicas;
  * - when deleting, pick the pods upstream would pick first (unassigned, Pending, not ready,
- *   doubled up on a node, recently ready, restarting, newest);
+ *   doubled up on a node with more of context.relatedPods, recently ready, restarting, newest);
  * - do nothing while the ReplicaSet itself is being deleted.
  * Must not modify its arguments.
  */
