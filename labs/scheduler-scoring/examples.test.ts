@@ -2,7 +2,7 @@
 // `npm run grade -- scheduler-scoring --examples`
 import { describe, expect, it } from 'vitest';
 import type { NodeInfo, PodInfo } from '../../runtime/scheduler/index.ts';
-import { defaultNormalizeScore, newLeastAllocated, selectHost, sumWeightedScores } from '@lab/submission';
+import { defaultNormalizeScore, newBalancedAllocation, newLeastAllocated, selectHost, sumWeightedScores } from '@lab/submission';
 
 // A node with 4 CPUs and 10000 bytes of memory, and nothing on it yet.
 const empty: NodeInfo = {
@@ -28,6 +28,12 @@ describe('examples', () => {
     const [score, status] = newLeastAllocated().score(new Map(), pod, empty);
     expect(status.code).toBe('Success');
     expect(score).toBe(37);
+  });
+
+  it('BalancedAllocation: fractions 3000/4000 = 0.75 and 5000/10000 = 0.5, std |0.75-0.5|/2 = 0.125, (1-0.125)*100 = 87.5, so 87', () => {
+    const [score, status] = newBalancedAllocation().score(new Map(), pod, empty);
+    expect(status.code).toBe('Success');
+    expect(score).toBe(87);
   });
 
   it('normalizes so the best node gets 100', () => {
