@@ -19,14 +19,36 @@ export function utf8Bytes(text: string): number[] {
   return out;
 }
 
-/** Text from UTF-8 bytes (Go's string([]byte)); the runtime has no TextDecoder. */
+/**
+ * Text from UTF-8 bytes, as Go reads a string's runes (utf8.DecodeRune) and encoding/json writes
+ * them: a byte that does not start a valid sequence (a stray continuation byte, a truncated or
+ * overlong sequence, a surrogate, a code point past U+10FFFF) becomes one U+FFFD. The runtime has
+ * no TextDecoder.
+ */
 export function utf8Text(bytes: readonly number[]): string {
   let text = '';
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!;
-    const n = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-    let cp = n === 1 ? b : b & (0xff >> (n + 1));
-    for (let j = 1; j < n; j++) cp = (cp << 6) | ((bytes[i + j] ?? 0) & 63);
+    if (b < 0x80) {
+      text += String.fromCharCode(b);
+      i++;
+      continue;
+    }
+    // the sequence length and smallest code point a lead byte allows (0xc0, 0xc1, 0xf5-0xff never lead)
+    const n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    let cp = n === 2 ? b & 0x1f : n === 3 ? b & 0x0f : b & 0x07;
+    let ok = n > 0 && i + n <= bytes.length;
+    for (let j = 1; ok && j < n; j++) {
+      const c = bytes[i + j]!;
+      if ((c & 0xc0) !== 0x80) ok = false;
+      else cp = (cp << 6) | (c & 0x3f);
+    }
+    const min = n === 2 ? 0x80 : n === 3 ? 0x800 : 0x10000;
+    if (!ok || cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+      text += '\ufffd';
+      i++;
+      continue;
+    }
     text += String.fromCodePoint(cp);
     i += n;
   }

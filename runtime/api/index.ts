@@ -152,5 +152,6 @@ export {
 } from './pdb.ts';
 export { formatGoDuration, parseGoDuration } from './go-duration.ts';
 export { decodeBase64, decodeBase64Text, encodeBase64, encodeBase64Utf8, utf8Bytes, utf8Text, type Base64Decoded } from './base64.ts';
+export { escapeComponent, unescapeComponent, urlParseError, wellFormed } from './url-escape.ts';
 export { podFieldPathValue } from './fieldpath.ts';
 export { containerResourceValue, type ResourceFieldSelector } from './resource-field.ts';

@@ -5,7 +5,7 @@
 // that matters: everything is in etcd, the caches are rebuilt from it on start, so losing a
 // replica loses nothing.
 import {
-  SIMULATION_EPOCH_MS, apiVersionOf, forbiddenMessage, newBadRequest, newForbidden, newInternalError, newNotFound,
+  SIMULATION_EPOCH_MS, apiVersionOf, escapeComponent, forbiddenMessage, newBadRequest, newForbidden, newInternalError, newNotFound,
   newUnauthorized, rfc3339, type ClusterRole, type ClusterRoleBinding, type KubeObject, type Pod, type ResourceInfo, type Role,
   type RoleBinding, type Status,
 } from '../api/index.ts';
@@ -718,7 +718,7 @@ export function requestURI(req: ApiRequest | undefined): string {
     for (let i = 0; i < URI_QUERY_KEYS.length; i++) {
       const k = URI_QUERY_KEYS[i]!;
       const v = q[k];
-      if (v !== undefined && v !== '') params += `${params === '' ? '' : '&'}${k}=${encodeURIComponent(String(v))}`;
+      if (v !== undefined && v !== '') params += `${params === '' ? '' : '&'}${k}=${escapeComponent(String(v))}`;
     }
   }
   return params === '' ? uri : `${uri}?${params}`;

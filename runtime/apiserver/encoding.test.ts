@@ -34,6 +34,50 @@ describe('decodeBody: wire bodies are decoded in place, once; others are copied'
   });
 });
 
+describe('decodeBody decodes as encoding/json into the Go types would', () => {
+  const resource = (kind: string) => RESOURCES.find((r) => r.kind === kind)!;
+  const decoded = (kind: string, body: unknown) => {
+    const r = decodeBody(body, resource(kind));
+    return r.ok ? r.object : r.status.message;
+  };
+
+  // a Spec struct (not a pointer) is there even when the JSON has none or null: the disruption
+  // controller once threw on a PodDisruptionBudget created without one
+  it.each([
+    ['PodDisruptionBudget', { metadata: { name: 'a' } }],
+    ['PodDisruptionBudget', { metadata: { name: 'a' }, spec: null }],
+    ['Lease', { metadata: { name: 'l' }, spec: null }],
+    ['Node', { metadata: { name: 'n' } }],
+  ])('%s %j gets an empty spec', (kind, body) => expect(decoded(kind, body)).toMatchObject({ spec: {} }));
+
+  it.each([
+    ['PodDisruptionBudget', { spec: 'x' }, 'PodDisruptionBudget in version "v1" cannot be handled as a PodDisruptionBudget: json: cannot unmarshal string into Go struct field PodDisruptionBudget.spec of type v1.PodDisruptionBudgetSpec'],
+    ['Pod', { spec: [1] }, 'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal array into Go struct field Pod.spec of type v1.PodSpec'],
+    // an int32 holds no 2^31, no fraction: a Deployment of 2,147,483,648 replicas is refused, not created
+    ['Deployment', { spec: { replicas: 2147483648 } }, 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32'],
+    ['ReplicaSet', { spec: { replicas: 1.5 } }, 'ReplicaSet in version "v1" cannot be handled as a ReplicaSet: json: cannot unmarshal number 1.5 into Go struct field ReplicaSetSpec.spec.replicas of type int32'],
+  ])('%s %j: %s', (kind, body, message) => expect(decoded(kind, { metadata: { name: 'x' }, ...body })).toBe(message));
+
+  // a null element of a slice is the element type's zero value: the scheduler once threw on a pod
+  // whose containers held a null, which the API server had stored as it came
+  it.each([
+    [{ containers: [{ name: 'c' }, null] }, { containers: [{ name: 'c' }, {}] }],
+    [{ containers: [{ name: 'c', command: ['sh', null], ports: [null] }] }, { containers: [{ name: 'c', command: ['sh', ''], ports: [{}] }] }],
+    [{ tolerations: [null, null] }, { tolerations: [{}, {}] }],
+  ])('spec %j decodes as %j', (spec, want) => {
+    expect(decoded('Pod', { metadata: { name: 'p' }, spec })).toMatchObject({ spec: want });
+    // a wire body too, whose text is checked for a null first
+    const wire = { metadata: { name: 'p' }, spec: structuredClone(spec) };
+    adoptWireBody(wire, 100, JSON.stringify(wire));
+    expect(decodeBody(wire, resource('Pod'))).toMatchObject({ ok: true, object: { spec: want } });
+  });
+
+  it('takes a metadata key named like an Object.prototype property for the unknown field it is', () => {
+    const r = decodeBody({ metadata: { name: 'a', constructor: 'x' } }, configMaps);
+    expect(r.ok && r.warnings).toEqual(['unknown field "metadata.constructor"']);
+  });
+});
+
 describe('copyWithout', () => {
   it('copies every own key but the skipped ones, in the same order, as object rest does', () => {
     const o = { b: 1, resourceVersion: '7', a: { deep: true }, kind: 'Pod', z: undefined };

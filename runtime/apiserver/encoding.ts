@@ -78,14 +78,18 @@ function jsonText(value: unknown): string | undefined | null {
 
 /** Request bodies freshly parsed from the wire, with the length of their text (see adoptWireBody). */
 const wireBodies = new WeakMap<object, number>();
+/** Wire bodies whose text holds no "null" (so no null array element to fill: fillNullElements skips them). */
+const nullFreeBodies = new WeakSet<object>();
 
 /**
  * Marks a body the server just parsed from a request's text: nobody else holds it, so decodeBody may
  * decode it in place instead of copying it, and its size is its text's length (what the real limit
  * measures) instead of a second serialization.
  */
-export function adoptWireBody(body: unknown, textLength: number): void {
-  if (isPlainObject(body)) wireBodies.set(body, textLength);
+export function adoptWireBody(body: unknown, textLength: number, text?: string): void {
+  if (!isPlainObject(body)) return;
+  wireBodies.set(body, textLength);
+  if (text !== undefined && !text.includes('null')) nullFreeBodies.add(body);
 }
 
 /** The 400 of a body the decoder cannot take (a function, not a closure made for every body). */
@@ -122,6 +126,16 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
   if (!isPlainObject(metadata)) return cannotHandle(r, typeError(metadata, `${r.kind}.metadata`, 'v1.ObjectMeta'));
   const metaError = checkMetadataTypes(metadata);
   if (metaError) return cannotHandle(r, metaError);
+  const specType = SPEC_STRUCTS[r.kind];
+  if (specType !== undefined) {
+    // the Spec field is a struct, not a pointer: absent or null, it decodes as an empty one
+    const spec = copy.spec ?? {};
+    if (!isPlainObject(spec)) return cannotHandle(r, typeError(spec, `${r.kind}.spec`, specType));
+    copy.spec = spec;
+    const replicasError = REPLICAS_INT32.has(r.kind) ? int32Error(spec.replicas, `${r.kind}Spec.spec.replicas`) : undefined;
+    if (replicasError) return cannotHandle(r, replicasError);
+  }
+  if (!(wireLength !== undefined ? nullFreeBodies.has(copy) : text?.includes('null') === false)) fillNullElements(copy);
 
   const unknown: string[] = [];
   const schema = kindSchema(r.group, r.kind);
@@ -135,7 +149,7 @@ export function decodeBody(body: unknown, r: ResourceInfo, fieldValidation: 'Str
     const keys = Object.keys(copy);
     for (let i = 0; i < keys.length; i++) if (!allowed.includes(keys[i]!)) unknown.push(keys[i]!);
     const metaKeys = Object.keys(metadata);
-    for (let i = 0; i < metaKeys.length; i++) if (!(metaKeys[i]! in METADATA_FIELDS)) unknown.push(`metadata.${metaKeys[i]!}`);
+    for (let i = 0; i < metaKeys.length; i++) if (!Object.hasOwn(METADATA_FIELDS, metaKeys[i]!)) unknown.push(`metadata.${metaKeys[i]!}`);
   }
   if (unknown.length > 0 && fieldValidation === 'Strict') {
     const strict = `strict decoding error: ${unknown.map((u) => `unknown field ${JSON.stringify(u)}`).join(', ')}`;
@@ -244,6 +258,54 @@ function checkMetadataTypes(m: Record<string, unknown>): string | undefined {
     return typeError(owners.find((o) => !isPlainObject(o)), 'ObjectMeta.metadata.ownerReferences', 'v1.OwnerReference');
   }
   return undefined;
+}
+
+/** The kinds whose Go type holds its Spec as a struct (not a pointer), with that struct's type name. */
+const SPEC_STRUCTS: Record<string, string> = {
+  Pod: 'v1.PodSpec', Node: 'v1.NodeSpec', Namespace: 'v1.NamespaceSpec', Service: 'v1.ServiceSpec',
+  LimitRange: 'v1.LimitRangeSpec', ResourceQuota: 'v1.ResourceQuotaSpec', Deployment: 'v1.DeploymentSpec',
+  ReplicaSet: 'v1.ReplicaSetSpec', DaemonSet: 'v1.DaemonSetSpec', PodDisruptionBudget: 'v1.PodDisruptionBudgetSpec',
+  Lease: 'v1.LeaseSpec', IPAddress: 'v1.IPAddressSpec', ServiceCIDR: 'v1.ServiceCIDRSpec',
+  SelfSubjectAccessReview: 'v1.SelfSubjectAccessReviewSpec', SelfSubjectRulesReview: 'v1.SelfSubjectRulesReviewSpec',
+};
+/** Kinds whose spec.replicas is an *int32. */
+const REPLICAS_INT32 = new Set(['Deployment', 'ReplicaSet']);
+
+/** encoding/json's error for a JSON number an int32 field cannot hold (a fraction, or out of range). */
+function int32Error(v: unknown, field: string): string | undefined {
+  if (typeof v !== 'number' || (Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) return undefined;
+  return `json: cannot unmarshal number ${String(v)} into Go struct field ${field} of type int32`;
+}
+
+/**
+ * encoding/json decodes a null element of a slice as the element type's zero value: an empty
+ * struct, "", 0 or false. Without the Go types at hand, an element takes the zero value of the
+ * type of its array's other elements (an empty object when they are all null, as most lists in
+ * the API are lists of structs). Changes `v` in place.
+ */
+function fillNullElements(v: unknown): void {
+  if (Array.isArray(v)) {
+    let zero: unknown;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x !== null) {
+        fillNullElements(x);
+        continue;
+      }
+      zero ??= zeroElement(v);
+      v[i] = typeof zero === 'object' ? (Array.isArray(zero) ? [] : {}) : zero;
+    }
+  } else if (isPlainObject(v)) {
+    for (const k in v) fillNullElements(v[k]);
+  }
+}
+
+function zeroElement(list: readonly unknown[]): unknown {
+  const sample = list.find((x) => x !== null);
+  if (typeof sample === 'string') return '';
+  if (typeof sample === 'number') return 0;
+  if (typeof sample === 'boolean') return false;
+  return Array.isArray(sample) ? [] : {};
 }
 
 function jsonType(v: unknown): string {

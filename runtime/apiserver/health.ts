@@ -6,6 +6,8 @@
 // with the list and "<endpoint> check failed" whatever was asked. /readyz/<name> runs one check.
 // The checks are the ones this simulation runs, under their upstream names.
 
+import { unescapeComponent } from '../api/index.ts';
+
 /** A URL query's values by key ("verbose&exclude=etcd&exclude=log"). */
 export type HealthQuery = ReadonlyMap<string, readonly string[]>;
 
@@ -14,8 +16,8 @@ export function parseQuery(query: string): HealthQuery {
   for (const part of query.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    const key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-    const value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
+    const key = unescapeComponent(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : unescapeComponent(part.slice(eq + 1).replace(/\+/g, ' '));
     out.set(key, [...(out.get(key) ?? []), value]);
   }
   return out;

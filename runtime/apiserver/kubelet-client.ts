@@ -1,6 +1,6 @@
 // The API server's client for kubelets on the simulated network (kube-apiserver's
 // --kubelet-* connection: pkg/kubelet/client): the pods/log handler's one way to a node.
-import type { ContainerExecRequest, ContainerExecResponse, ContainerLogsChunk, ContainerLogsEnd, ContainerLogsRequest, ContainerLogsResponse, ContainerLogsStop, PodLogOptions } from '../api/index.ts';
+import { escapeComponent, type ContainerExecRequest, type ContainerExecResponse, type ContainerLogsChunk, type ContainerLogsEnd, type ContainerLogsRequest, type ContainerLogsResponse, type ContainerLogsStop, type PodLogOptions } from '../api/index.ts';
 import type { ProcessContext } from '../kernel/index.ts';
 import type { KubeletClient } from './handlers/log.ts';
 
@@ -115,6 +115,6 @@ function kubeletLogURL(target: { address: string; port: number }, r: { namespace
   if (o.sinceTime !== undefined) params.push(['sinceTime', o.sinceTime]);
   if (o.tailLines !== undefined) params.push(['tailLines', String(o.tailLines)]);
   if (o.timestamps) params.push(['timestamps', 'true']);
-  const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+  const query = params.map(([k, v]) => `${k}=${escapeComponent(v)}`).join('&');
   return `https://${target.address}:${target.port}/containerLogs/${r.namespace}/${r.pod}/${r.container}${query ? `?${query}` : ''}`;
 }

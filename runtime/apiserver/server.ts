@@ -63,7 +63,7 @@ export function decodeWireRequest(wire: WireRequest): ApiRequest | { badRequest:
   if (bodyJson === undefined) return rest;
   try {
     const body = JSON.parse(bodyJson) as unknown;
-    adoptWireBody(body, bodyJson.length);
+    adoptWireBody(body, bodyJson.length, bodyJson);
     rest.body = body;
     return rest;
   } catch (e) {

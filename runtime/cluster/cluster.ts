@@ -247,22 +247,35 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   const cluster: Cluster = {
     async kubectl(args, opts = {}) {
-      // `get -w` and `rollout status` follow a real watch for up to KUBECTL_WATCH_WINDOW_MS of
-      // simulated time (this terminal is not interactive: there is no Ctrl+C to end them).
-      const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, kubeconfig, watchForMs: KUBECTL_WATCH_WINDOW_MS, waitForeverMs: KUBECTL_WAIT_FOREVER_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
-      // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
-      const proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now());
-      const result = run((done) => runKubectl(args, kubectlTransport(proc.client, proc.warn), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}), ...(opts.files !== undefined ? { files: opts.files } : {}) }, done), 'kubectl');
-      proc.client.endConnection(); // the kubectl process exits
-      return { ...result, stderr: proc.stderr() + result.stderr };
+      let proc: ReturnType<typeof kubectlRun> | undefined;
+      try {
+        // `get -w` and `rollout status` follow a real watch for up to KUBECTL_WATCH_WINDOW_MS of
+        // simulated time (this terminal is not interactive: there is no Ctrl+C to end them).
+        const io = { nowMs: kernel.now(), now: () => kernel.now(), serverURL: plan.serverURL, kubeconfig, watchForMs: KUBECTL_WATCH_WINDOW_MS, waitForeverMs: KUBECTL_WAIT_FOREVER_MS, after: (ms: number, fn: () => void) => void kernel.setTimer(ms, fn) };
+        // a new kubectl process: a full token bucket (kubectl's limits), and its klog lines on stderr first
+        const p = (proc = kubectlRun(kubectlClient, plan.clientRateLimits.kubectl, args, () => kernel.now()));
+        const result = run((done) => runKubectl(args, kubectlTransport(p.client, p.warn), { ...io, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}), ...(opts.files !== undefined ? { files: opts.files } : {}) }, done), 'kubectl');
+        return { ...result, stderr: p.stderr() + result.stderr };
+      } catch (e) {
+        // the last line of defence: a bug in the simulation answers as a failed command, never as
+        // a rejected promise (terminal-never-throws.property.test.ts fails on this answer)
+        return { stdout: '', stderr: `error: internal error in the simulation: ${e instanceof Error ? e.message : String(e)}\n`, exitCode: 1 };
+      } finally {
+        proc?.client.endConnection(); // the kubectl process exits
+      }
     },
     async etcdctl(args, opts = {}) {
       if (plan.topology === 'managed') {
         return { stdout: '', stderr: 'Error: etcd is run by the cloud provider in a managed cluster and is not reachable from here\n', exitCode: 1 };
       }
-      etcdctlClient ??= controlPlane.etcd.client({ name: 'etcdctl' });
-      const client = etcdctlClient;
-      return run((done) => runEtcdctl(args, client, { files, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'etcdctl');
+      try {
+        etcdctlClient ??= controlPlane.etcd.client({ name: 'etcdctl' });
+        const client = etcdctlClient;
+        return run((done) => runEtcdctl(args, client, { files, ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}) }, done), 'etcdctl');
+      } catch (e) {
+        // the last line of defence, as for kubectl
+        return { stdout: '', stderr: `error: internal error in the simulation: ${e instanceof Error ? e.message : String(e)}\n`, exitCode: 1 };
+      }
     },
     async advance(ms) {
       if (!Number.isInteger(ms) || ms < 0) throw new Error(`advance(ms): ms must be a non-negative integer (got ${ms})`);

@@ -44,7 +44,8 @@ export function serviceAllocation(o: ServiceAllocationOptions): AdmissionPlugin 
       const svc = a.object as Service;
       const spec = (svc.spec ??= {});
       const old = a.operation === 'UPDATE' ? (a.oldObject as Service | undefined) : undefined;
-      if (old?.spec) {
+      // ports that are not a list are validation's to refuse (Go's decoder would have)
+      if (old?.spec && (spec.ports === undefined || spec.ports === null || Array.isArray(spec.ports))) {
         patchUpdatedNodePorts(spec, old.spec);
         patchClusterIPs(svc, old);
       }

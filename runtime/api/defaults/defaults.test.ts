@@ -71,6 +71,15 @@ describe('Pod defaults', () => {
     expect(deployment.spec.template.spec.containers[0]!.resources).toEqual({ limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '250m' } });
     expect(deployment.spec.template.spec.containers[0]!.readinessProbe).toMatchObject({ timeoutSeconds: 1, periodSeconds: 10 });
   });
+  // SetDefaults_Probe: Go cannot tell 0 from unset (a 0 period once made the kubelet's probe timer throw)
+  it.each([
+    [{ periodSeconds: 0, timeoutSeconds: 0, successThreshold: 0, failureThreshold: 0 }, { periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 }],
+    [{ periodSeconds: 3, timeoutSeconds: 2, successThreshold: 1, failureThreshold: 5 }, { periodSeconds: 3, timeoutSeconds: 2, successThreshold: 1, failureThreshold: 5 }],
+    [{ periodSeconds: -1 }, { periodSeconds: -1, timeoutSeconds: 1 }],
+  ])('a probe with %j gets %j', (given, want) => {
+    const d = defaultObject({ ...pod, spec: { ...pod.spec, containers: [{ name: 'c', image: 'nginx', livenessProbe: { exec: { command: ['true'] }, ...given } }] } });
+    expect(d.spec.containers[0]!.livenessProbe).toMatchObject(want);
+  });
   it('does not touch its input and keeps explicit values', () => {
     const d = defaultObject({ ...pod, spec: { ...pod.spec, restartPolicy: 'Never' } });
     expect(d.spec.restartPolicy).toBe('Never');

@@ -28,12 +28,14 @@ export function defaultPullPolicy(image: string | undefined): 'Always' | 'IfNotP
   return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
+/** SetDefaults_Probe: a field that is 0 (Go cannot tell it from unset) or absent takes its default. */
 function defaultProbe(p: Probe | undefined): void {
   if (!isObject(p)) return;
-  p.timeoutSeconds ??= 1;
-  p.periodSeconds ??= 10;
-  p.successThreshold ??= 1;
-  p.failureThreshold ??= 3;
+  const unset = (v: unknown): boolean => v === undefined || v === null || v === 0;
+  if (unset(p.timeoutSeconds)) p.timeoutSeconds = 1;
+  if (unset(p.periodSeconds)) p.periodSeconds = 10;
+  if (unset(p.successThreshold)) p.successThreshold = 1;
+  if (unset(p.failureThreshold)) p.failureThreshold = 3;
   if (isObject(p.httpGet)) {
     p.httpGet.path ??= '/';
     p.httpGet.scheme ??= 'HTTP';

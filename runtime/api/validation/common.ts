@@ -44,6 +44,15 @@ export function optArray(v: unknown, path: Path, errs: FieldError[]): unknown[] 
   return [];
 }
 
+/** A list of strings ([]string): each element that is not a string is a type error. Returns the list. */
+export function optStringArray(v: unknown, path: Path, errs: FieldError[]): unknown[] {
+  const list = optArray(v, path, errs);
+  list.forEach((s, i) => {
+    if (typeof s !== 'string') errs.push(typeInvalid(path.at(i), s, 'expected a string'));
+  });
+  return list;
+}
+
 export function optString(v: unknown, path: Path, errs: FieldError[]): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;

@@ -23,6 +23,7 @@ import {
   optInt,
   optObject,
   optString,
+  optStringArray,
   optStringMap,
   validateLabels,
   type JsonObject,
@@ -180,12 +181,14 @@ function validatePolicyRules(obj: JsonObject, namespaced: boolean): FieldError[]
     const p = Path.of('rules').at(i);
     const rule = optObject(raw, p, errs);
     if (!rule) return;
-    const verbs = optArray(rule.verbs, p.child('verbs'), errs);
+    // []string: an element of another type was once stored, and describe and the authorizer threw on it
+    const verbs = optStringArray(rule.verbs, p.child('verbs'), errs);
     if (verbs.length === 0)
       errs.push(required(p.child('verbs'), 'verbs must contain at least one value'));
-    const urls = optArray(rule.nonResourceURLs, p.child('nonResourceURLs'), errs);
-    const groups = optArray(rule.apiGroups, p.child('apiGroups'), errs);
-    const resources = optArray(rule.resources, p.child('resources'), errs);
+    const urls = optStringArray(rule.nonResourceURLs, p.child('nonResourceURLs'), errs);
+    const groups = optStringArray(rule.apiGroups, p.child('apiGroups'), errs);
+    const resources = optStringArray(rule.resources, p.child('resources'), errs);
+    optStringArray(rule.resourceNames, p.child('resourceNames'), errs);
     if (urls.length > 0) {
       if (namespaced)
         errs.push(

@@ -1,11 +1,12 @@
 // Pod and PodSpec validation: the essentials a learner meets.
 // mirrors pkg/apis/core/validation/validation.go (ValidatePodSpec, validateContainers,
 // validateContainerPorts, ValidateResourceRequirements, validateRestartPolicy, validateDNSPolicy,
-// ValidateTolerations, validateProbe).
+// ValidateTolerations, validateProbe, ValidateVolumes and ValidateVolumeMounts: names only).
 import { Path } from '../field/path.ts';
 import {
   duplicate,
   forbidden,
+  notFound,
   invalid,
   notSupported,
   required,
@@ -27,6 +28,7 @@ import {
   optInt,
   optObject,
   optString,
+  optStringArray,
   optStringMap,
   validateLabels,
   type JsonObject,
@@ -147,7 +149,44 @@ function validateEnv(raw: unknown, path: Path): FieldError[] {
   return errs;
 }
 
-function validateContainer(c: JsonObject, p: Path, names: Set<string>, errs: FieldError[]): void {
+/**
+ * ValidateVolumes, the names: each volume a DNS label, unique (its source is not checked).
+ * Returns the names, which volume mounts must match.
+ */
+function validateVolumes(raw: unknown, path: Path, errs: FieldError[]): Set<string> {
+  const names = new Set<string>();
+  optArray(raw, path, errs).forEach((r, i) => {
+    const v = optObject(r, path.at(i), errs);
+    if (!v) return;
+    const namePath = path.at(i).child('name');
+    const name = optString(v.name, namePath, errs) ?? '';
+    if (name === '') errs.push(required(namePath, ''));
+    else for (const msg of isDNS1123Label(name)) errs.push(invalid(namePath, name, msg));
+    if (names.has(name)) errs.push(duplicate(namePath, name));
+    names.add(name);
+  });
+  return names;
+}
+
+/** ValidateVolumeMounts: a name matching a volume, a mount path, each path once. */
+function validateVolumeMounts(raw: unknown, path: Path, volumes: ReadonlySet<string>, errs: FieldError[]): void {
+  const mountPoints = new Set<string>();
+  optArray(raw, path, errs).forEach((r, i) => {
+    const m = optObject(r, path.at(i), errs);
+    if (!m) return;
+    const p = path.at(i);
+    const name = optString(m.name, p.child('name'), errs) ?? '';
+    if (name === '') errs.push(required(p.child('name'), ''));
+    if (!volumes.has(name)) errs.push(notFound(p.child('name'), name));
+    const mountPath = optString(m.mountPath, p.child('mountPath'), errs) ?? '';
+    if (mountPath === '') errs.push(required(p.child('mountPath'), ''));
+    if (mountPoints.has(mountPath)) errs.push(invalid(p.child('mountPath'), mountPath, 'must be unique'));
+    mountPoints.add(mountPath);
+    optBool(m.readOnly, p.child('readOnly'), errs);
+  });
+}
+
+function validateContainer(c: JsonObject, p: Path, names: Set<string>, volumes: ReadonlySet<string>, errs: FieldError[]): void {
   const name = optString(c.name, p.child('name'), errs) ?? '';
   if (name === '') errs.push(required(p.child('name'), ''));
   else {
@@ -163,14 +202,15 @@ function validateContainer(c: JsonObject, p: Path, names: Set<string>, errs: Fie
   if (policy === '') errs.push(required(p.child('imagePullPolicy'), ''));
   else if (!PULL_POLICIES.includes(policy))
     errs.push(notSupported(p.child('imagePullPolicy'), policy, PULL_POLICIES));
-  optArray(c.command, p.child('command'), errs);
-  optArray(c.args, p.child('args'), errs);
+  optStringArray(c.command, p.child('command'), errs);
+  optStringArray(c.args, p.child('args'), errs);
   errs.push(...validatePorts(c.ports, p.child('ports')));
   errs.push(...validateEnv(c.env, p.child('env')));
   errs.push(...validateResources(c.resources, p.child('resources')));
   errs.push(...validateProbe(c.livenessProbe, p.child('livenessProbe'), true));
   errs.push(...validateProbe(c.readinessProbe, p.child('readinessProbe'), false));
   errs.push(...validateProbe(c.startupProbe, p.child('startupProbe'), true));
+  validateVolumeMounts(c.volumeMounts, p.child('volumeMounts'), volumes, errs);
 }
 
 function validateContainers(
@@ -178,13 +218,14 @@ function validateContainers(
   path: Path,
   names: Set<string>,
   requireOne: boolean,
+  volumes: ReadonlySet<string>,
 ): FieldError[] {
   const errs: FieldError[] = [];
   const list = optArray(raw, path, errs);
   if (requireOne && list.length === 0 && errs.length === 0) return [required(path, '')];
   list.forEach((r, i) => {
     const c = optObject(r, path.at(i), errs);
-    if (c) validateContainer(c, path.at(i), names, errs);
+    if (c) validateContainer(c, path.at(i), names, volumes, errs);
   });
   return errs;
 }
@@ -241,8 +282,9 @@ export function validatePodSpec(raw: unknown, path: Path): FieldError[] {
   const spec = optObject(raw, path, errs);
   if (!spec) return raw === undefined || raw === null ? [required(path, '')] : errs;
   const names = new Set<string>();
-  errs.push(...validateContainers(spec.containers, path.child('containers'), names, true));
-  errs.push(...validateContainers(spec.initContainers, path.child('initContainers'), names, false));
+  const volumes = validateVolumes(spec.volumes, path.child('volumes'), errs);
+  errs.push(...validateContainers(spec.containers, path.child('containers'), names, true, volumes));
+  errs.push(...validateContainers(spec.initContainers, path.child('initContainers'), names, false, volumes));
   const restart = optString(spec.restartPolicy, path.child('restartPolicy'), errs) ?? '';
   if (restart === '') errs.push(required(path.child('restartPolicy'), ''));
   else if (!RESTART_POLICIES.includes(restart))

@@ -102,6 +102,26 @@ describe('Pod', () => {
         `spec.containers[0].resources.requests[memory]: Invalid value: "1 Gi": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
       ],
     ],
+    // ValidateVolumes and ValidateVolumeMounts (names and paths): a pod whose mounts were not a
+    // list was once stored, and its kubelet threw iterating them
+    [
+      'volume mounts that are not a list',
+      pod({ containers: [{ name: 'a', image: 'x', volumeMounts: { name: 'v' } }] }),
+      ['spec.containers[0].volumeMounts: Invalid value: map[string]string{"name":"v"}: expected an array'],
+    ],
+    [
+      'a mount of no volume, without a path',
+      pod({ volumes: [{ name: 'data', emptyDir: {} }], containers: [{ name: 'a', image: 'x', volumeMounts: [{ name: 'dat' }] }] }),
+      ['spec.containers[0].volumeMounts[0].name: Not found: "dat"', 'spec.containers[0].volumeMounts[0].mountPath: Required value'],
+    ],
+    [
+      'volumes without a name, twice the same name, two mounts on one path',
+      pod({
+        volumes: [{ emptyDir: {} }, { name: 'v', emptyDir: {} }, { name: 'v', emptyDir: {} }],
+        containers: [{ name: 'a', image: 'x', volumeMounts: [{ name: 'v', mountPath: '/d' }, { name: 'v', mountPath: '/d' }] }],
+      }),
+      ['spec.volumes[0].name: Required value', 'spec.volumes[2].name: Duplicate value: "v"', 'spec.containers[0].volumeMounts[1].mountPath: Invalid value: "/d": must be unique'],
+    ],
   ])('%s', (_name, obj, want) => {
     expect(messages(obj)).toEqual(want);
   });
@@ -241,6 +261,19 @@ describe('other kinds', () => {
     ).toEqual([
       'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"',
       'subjects[0].namespace: Required value',
+    ]);
+  });
+  // []string fields: a rule's resources of another type were once stored, and describe threw on them
+  it.each([
+    [{ verbs: [5], apiGroups: [''], resources: ['pods'] }, ['rules[0].verbs[0]: Invalid value: 5: expected a string']],
+    [{ verbs: ['get'], apiGroups: [null], resources: [{}], resourceNames: [true] }, ['rules[0].apiGroups[0]: Invalid value: null: expected a string', 'rules[0].resources[0]: Invalid value: map[string]string{}: expected a string', 'rules[0].resourceNames[0]: Invalid value: true: expected a string']],
+  ])('a Role rule %j', (rule, want) => {
+    expect(messages({ kind: 'Role', metadata: { name: 'r', namespace: 'default' }, rules: [rule] } as KubeObject)).toEqual(want);
+  });
+  it('container command and args are lists of strings', () => {
+    expect(messages(pod({ containers: [{ name: 'a', image: 'x', command: ['sh', 1], args: [false] }] }))).toEqual([
+      'spec.containers[0].command[1]: Invalid value: 1: expected a string',
+      'spec.containers[0].args[0]: Invalid value: false: expected a string',
     ]);
   });
   it('ConfigMap keys', () => {

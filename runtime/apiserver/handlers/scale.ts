@@ -29,5 +29,6 @@ export function replicasFromScale(body: unknown): number | string {
   const spec = typeof body === 'object' && body !== null ? (body as { spec?: { replicas?: unknown } }).spec : undefined;
   const replicas = spec?.replicas ?? 0;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) return 'json: cannot unmarshal into Go struct field ScaleSpec.spec.replicas of type int32';
+  if (replicas < -2147483648 || replicas > 2147483647) return `json: cannot unmarshal number ${replicas} into Go struct field ScaleSpec.spec.replicas of type int32`;
   return replicas;
 }

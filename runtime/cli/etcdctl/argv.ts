@@ -6,7 +6,7 @@ import { parseGoDuration } from '../../api/index.ts';
 
 export type SplitResult = { ok: true; args: string[] } | { ok: false; error: string };
 
-/** Splits a command line like a POSIX shell: whitespace, '...', "..." and backslash escapes. */
+/** Splits a command line like a POSIX shell: whitespace, '...', "...", backslash escapes and line continuations. */
 export function shellSplit(line: string): SplitResult {
   const args: string[] = [];
   let cur = '';
@@ -22,12 +22,18 @@ export function shellSplit(line: string): SplitResult {
     } else if (ch === '"') {
       let j = i + 1;
       for (; j < line.length && line[j] !== '"'; j++) {
+        if (line[j] === '\\' && line[j + 1] === '\n') {
+          j++; // a line continuation
+          continue;
+        }
         if (line[j] === '\\' && j + 1 < line.length && '"\\$`'.includes(line[j + 1]!)) j++;
         cur += line[j]!;
       }
       if (j >= line.length) return { ok: false, error: 'unterminated double quote' };
       i = j;
       inArg = true;
+    } else if (ch === '\\' && line[i + 1] === '\n') {
+      i++; // a line continuation: the backslash and the newline both go
     } else if (ch === '\\' && i + 1 < line.length) {
       cur += line[++i]!;
       inArg = true;

@@ -90,6 +90,10 @@ describe('etcdctl errors (cobra/pflag texts, exit codes from cobrautl)', () => {
     ['put k v --lease=1234abcd', 'Error: etcdserver: requested lease not found\n', 1],
     ['get k -w yaml', 'Error: unsupported output format "yaml" (this simulator prints simple, json and table)\n', 4],
     ['put k "unterminated', 'Error: unterminated double quote\n', 1],
+    // names of Object.prototype's properties are no commands
+    ['constructor', 'Error: unknown command "constructor" for "etcdctl"\nRun \'etcdctl --help\' for usage.\n', 1],
+    ['toString x', 'Error: unknown command "toString" for "etcdctl"\nRun \'etcdctl --help\' for usage.\n', 1],
+    ['lease valueOf', 'Error: unknown command "valueOf" for "etcdctl lease"\nRun \'etcdctl lease --help\' for usage.\n', 1],
   ])('%s', (argv, stderr, exitCode) => {
     const { run } = setup();
     expect(run(argv)).toEqual(err(stderr, exitCode));
@@ -117,6 +121,7 @@ describe('etcdctl txn (txn_command.go input format)', () => {
     const { run } = setup();
     expect(run('txn', 'bogus line\n\n\n')).toEqual(err('Error: malformed comparison: bogus line\n', 3));
     expect(run('txn', 'size("k") = "1"\n\n\n')).toEqual(err('Error: malformed comparison: size("k") = "1" (unknown target size)\n', 3));
+    expect(run('txn', 'constructor("k") = "1"\n\n\n')).toEqual(err('Error: malformed comparison: constructor("k") = "1" (unknown target constructor)\n', 3));
     expect(run('txn', '\nfly k\n\n')).toEqual(err('Error: invalid txn request: fly k\n', 3));
   });
 });

@@ -92,7 +92,7 @@ function findCommand(args: string[]): { words: string[]; rest: string[] } {
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    const wanted = words.length === 0 || (words.length === 1 && words[0]! in GROUPS);
+    const wanted = words.length === 0 || (words.length === 1 && Object.hasOwn(GROUPS, words[0]!));
     if (wanted && !a.startsWith('-')) {
       words.push(a);
       continue;
@@ -114,8 +114,9 @@ export function runEtcdctl(argv: string, client: EtcdClient, io: EtcdctlIo, done
   const { words, rest } = findCommand(split.args);
   if (words.length === 0) return done({ stdout: HELP, stderr: '', exitCode: 0 });
   const [name, sub = ''] = words;
-  const group = GROUPS[name!];
-  const def = group ? group[sub] : COMMANDS[name!];
+  // own keys only: a word like "constructor" or "toString" names no command
+  const group = Object.hasOwn(GROUPS, name!) ? GROUPS[name!] : undefined;
+  const def = group ? (Object.hasOwn(group, sub) ? group[sub] : undefined) : Object.hasOwn(COMMANDS, name!) ? COMMANDS[name!] : undefined;
   if (!def) {
     if (group && sub === '') return done({ stdout: groupHelp(name!), stderr: '', exitCode: 0 });
     const where = group ? `etcdctl ${name}` : 'etcdctl';

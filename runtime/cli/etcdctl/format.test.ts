@@ -10,6 +10,10 @@ describe('shellSplit', () => {
     ['put  foo\\ bar  baz', ['put', 'foo bar', 'baz']],
     ['get ""  --prefix', ['get', '', '--prefix']],
     ['put k "say \\"hi\\""', ['put', 'k', 'say "hi"']],
+    // backslash-newline continues the line, outside quotes and inside double quotes
+    ['put foo \\\n  bar', ['put', 'foo', 'bar']],
+    ['put foo "a\\\nb"', ['put', 'foo', 'ab']],
+    ["put foo 'a\\\nb'", ['put', 'foo', 'a\\\nb']],
   ])('%j', (line, args) => {
     expect(shellSplit(line)).toEqual({ ok: true, args });
   });

@@ -44,9 +44,9 @@ export function parseCompare(line: string): Parsed<Compare> {
   if (!opMatch) return malformed;
   const operand = readQuoted(rest, opMatch[0].length);
   if (!operand) return malformed;
-  const target = TARGETS[targetName];
+  const target = Object.hasOwn(TARGETS, targetName) ? TARGETS[targetName] : undefined;
   if (!target) return { ok: false, error: `malformed comparison: ${line} (unknown target ${targetName})` };
-  const result = RESULTS[opMatch[1]!];
+  const result = Object.hasOwn(RESULTS, opMatch[1]!) ? RESULTS[opMatch[1]!] : undefined;
   if (!result) return { ok: false, error: `malformed comparison: ${line} (unknown op ${opMatch[1]})` };
   if (target === 'VALUE') return { ok: true, value: { key: key.value, target, result, operand: operand.value } };
   if (!/^-?\d+$/.test(operand.value)) {

@@ -19,6 +19,13 @@ describe('shellSplit', () => {
     ['get pods -o jsonpath="{.a}{\\"\\n\\"}"', ['get', 'pods', '-o', 'jsonpath={.a}{"\\n"}']],
     ['a\\ b  c', ['a b', 'c']],
     ["x ''", ['x', '']],
+    // a command pasted over several lines: backslash-newline continues the line, outside quotes
+    // and inside double quotes (not inside single quotes)
+    ['create deployment web \\\n  --image=nginx', ['create', 'deployment', 'web', '--image=nginx']],
+    ['get pods\\\n-o wide', ['get', 'pods-o', 'wide']],
+    ['label pod x "a=b\\\nc"', ['label', 'pod', 'x', 'a=bc']],
+    ["label pod x 'a\\\nb'", ['label', 'pod', 'x', 'a\\\nb']],
+    ['get \\\n', ['get']],
   ])('%s', (line, want) => expect(words(line)).toEqual(want));
   it('reports unterminated quotes', () => expect(shellSplit("get 'pods").ok).toBe(false));
 });
@@ -108,6 +115,12 @@ describe('parseArgs', () => {
     ],
     ['rollout frob', 'error: unknown command "frob" for "kubectl rollout"'],
     ['auth reconcile -f x.yaml', 'error: "kubectl auth reconcile" is not available in this simulated cluster'],
+    // names of Object.prototype's properties are no commands (they used to be found by `in`)
+    ['valueOf pods', 'error: unknown command "valueOf" for "kubectl"'],
+    ['constructor', 'error: unknown command "constructor" for "kubectl"'],
+    ['__proto__ x', 'error: unknown command "__proto__" for "kubectl"'],
+    ['rollout toString', 'error: unknown command "toString" for "kubectl rollout"'],
+    ['config hasOwnProperty', 'error: unknown command "hasOwnProperty" for "kubectl config"'],
   ])('%s', (line, error) => {
     const r = parseArgs(words(line));
     expect(r.ok ? 'parsed' : r.error).toBe(error);

@@ -355,7 +355,7 @@ function findCommand(
       continue;
     }
     words.push({ word: a, at: i });
-    if (!(a in PARENT_COMMANDS) && words.length === 1) break;
+    if (!Object.hasOwn(PARENT_COMMANDS, a) && words.length === 1) break;
   }
   const first = words[0];
   if (!first)
@@ -363,7 +363,8 @@ function findCommand(
       ok: false,
       error: 'error: You must specify a command. Run "kubectl --help" for the list of commands.',
     };
-  if (first.word in PARENT_COMMANDS) {
+  // own keys only: a word like "constructor" or "valueOf" names no command
+  if (Object.hasOwn(PARENT_COMMANDS, first.word)) {
     const sub = words[1];
     if (!sub)
       return {
@@ -372,16 +373,16 @@ function findCommand(
       };
     const name = `${first.word} ${sub.word}`;
     // a real subcommand this simulation lacks: say so, rather than suggest the word just typed
-    if (!(name in COMMAND_FLAGS) && PARENT_COMMANDS[first.word]!.includes(sub.word))
+    if (!Object.hasOwn(COMMAND_FLAGS, name) && PARENT_COMMANDS[first.word]!.includes(sub.word))
       return { ok: false, error: `error: "kubectl ${name}" is not available in this simulated cluster` };
-    if (!(name in COMMAND_FLAGS))
+    if (!Object.hasOwn(COMMAND_FLAGS, name))
       return {
         ok: false,
         error: unknownCommand(sub.word, `kubectl ${first.word}`, PARENT_COMMANDS[first.word]!),
       };
     return { ok: true, command: name, commandWords: [first.at, sub.at] };
   }
-  if (!(first.word in COMMAND_FLAGS)) {
+  if (!Object.hasOwn(COMMAND_FLAGS, first.word)) {
     return {
       ok: false,
       error: unknownCommand(first.word, 'kubectl', [

@@ -1157,6 +1157,18 @@ describe('logs of a workload and jsonpath errors', () => {
       'error: error parsing jsonpath {.items, unclosed action\n',
     );
   });
+  // the commands that print an object they wrote: a template's error is an answer, not an exception
+  const COLUMNS_ERROR = "error: unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'\n";
+  it.each([
+    ['create configmap c --from-literal=a=b -o custom-columns=A:{', COLUMNS_ERROR],
+    ['create rolebinding rb --clusterrole=view --user=bob -o custom-columns=A:{', COLUMNS_ERROR],
+    ["patch pod web-1 -p '{}' -o custom-columns=A:{", COLUMNS_ERROR],
+    ['create configmap c2 -o jsonpath={.x', 'error: error parsing jsonpath {.x, unclosed action\n'],
+  ])('%s', (line, stderr) => {
+    const r = kubectl(cluster(), line);
+    expect(r.stderr).toBe(stderr);
+    expect(r.exitCode).toBe(1);
+  });
 });
 
 describe('apply after create, and more describers', () => {

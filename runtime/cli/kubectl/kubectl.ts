@@ -113,7 +113,7 @@ export function runKubectl(
   if (words[0] === 'kubectl') words = words.slice(1);
   const parsed = parseArgs(words);
   if (!parsed.ok) return done({ stdout: '', stderr: `${parsed.error}\n`, exitCode: 1 });
-  const command = COMMANDS[parsed.args.command];
+  const command = Object.hasOwn(COMMANDS, parsed.args.command) ? COMMANDS[parsed.args.command] : undefined;
   const ctx = new Ctx(parsed.args, transport, io);
   if (flagBool(parsed.args, 'help'))
     return done({

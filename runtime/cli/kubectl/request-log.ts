@@ -5,6 +5,7 @@
 // DebugURLTiming, the structured "Response" line of client-go v1.32+), the request URL as
 // client-go's Request.URL() builds it (url.Values.Encode: keys sorted, values query-escaped) and
 // net/http's StatusText. The time is the simulated clock's; the duration is simulated milliseconds.
+import { escapeComponent } from '../../api/index.ts';
 import { klogLine } from './klog.ts';
 import type { KubeRequest } from './transport.ts';
 
@@ -28,7 +29,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 
 /** Go's url.QueryEscape: unreserved bytes kept, space as "+", every other UTF-8 byte %XX (upper case). */
 function queryEscape(s: string): string {
-  return encodeURIComponent(s)
+  return escapeComponent(s)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');
 }

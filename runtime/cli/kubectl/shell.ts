@@ -1,6 +1,7 @@
 // Splits a command line the way a POSIX shell would before kubectl sees it: whitespace separates
 // words, '...' keeps everything literal, "..." keeps spaces and honours \" \\ \$ \`, and a
-// backslash outside quotes escapes the next character.
+// backslash outside quotes escapes the next character. A backslash before a newline, outside
+// single quotes, continues the line: both go (a command pasted over several lines with \).
 
 export type SplitResult = { ok: true; words: string[] } | { ok: false; error: string };
 
@@ -19,12 +20,18 @@ export function shellSplit(line: string): SplitResult {
     } else if (c === '"') {
       let j = i + 1;
       for (; j < line.length && line[j] !== '"'; j++) {
-        if (line[j] === '\\' && j + 1 < line.length && '"\\$`\n'.includes(line[j + 1]!)) j++;
+        if (line[j] === '\\' && line[j + 1] === '\n') {
+          j++;
+          continue;
+        }
+        if (line[j] === '\\' && j + 1 < line.length && '"\\$`'.includes(line[j + 1]!)) j++;
         word += line[j];
       }
       if (j >= line.length) return { ok: false, error: 'unterminated double quote' };
       inWord = true;
       i = j;
+    } else if (c === '\\' && line[i + 1] === '\n') {
+      i++;
     } else if (c === '\\' && i + 1 < line.length) {
       word += line[++i];
       inWord = true;

@@ -9,6 +9,7 @@
 // check): a stream whose peer no longer knows it is closed with an error, and the informer
 // re-watches. Requests (not watches) wait for a token of the client's rate limiter first
 // (rate-limiter.ts: rest.Config QPS/Burst).
+import { escapeComponent } from '../../api/index.ts';
 import { FifoMemo } from '../../kernel/index.ts';
 import { rateLimiterFor, retryReason, type ThrottleLog, type TokenBucketRateLimiter } from './rate-limiter.ts';
 import {
@@ -474,7 +475,7 @@ function httpMethod(req: RestRequest): string {
 function queryOf(req: RestRequest): string {
   const q = req.query;
   if (!q) return '';
-  const escape = (v: string): string => encodeURIComponent(v).replace(/%20/g, '+');
+  const escape = (v: string): string => escapeComponent(v).replace(/%20/g, '+');
   const pairs = Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => `${escape(k)}=${escape(String(v))}`).sort();
   return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
 }

@@ -3,7 +3,7 @@
 // mirrors plugin/pkg/admission/defaulttolerationseconds/admission.go
 import type { Toleration } from '../../../api/index.ts';
 import type { AdmissionPlugin } from '../types.ts';
-import { podBeingCreated } from './pod-helpers.ts';
+import { notAList, podBeingCreated } from './pod-helpers.ts';
 
 export const DEFAULT_NOT_READY_TOLERATION_SECONDS = 300;
 export const DEFAULT_UNREACHABLE_TOLERATION_SECONDS = 300;
@@ -11,13 +11,13 @@ const NOT_READY = 'node.kubernetes.io/not-ready';
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
 
 const toleratesNoExecute = (ts: readonly Toleration[], key: string): boolean =>
-  ts.some((t) => (t.effect === undefined || t.effect === 'NoExecute') && (t.key === key || (t.key === undefined || t.key === '') && t.operator === 'Exists'));
+  ts.some((t) => typeof t === 'object' && t !== null && (t.effect === undefined || t.effect === 'NoExecute') && (t.key === key || (t.key === undefined || t.key === '') && t.operator === 'Exists'));
 
 export const defaultTolerationSeconds: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
   admit(a, _ctx, done) {
     const pod = podBeingCreated(a);
-    if (!pod) return done();
+    if (!pod || notAList(pod.spec.tolerations)) return done();
     const existing = Array.isArray(pod.spec.tolerations) ? pod.spec.tolerations : [];
     const added: Toleration[] = [];
     if (!toleratesNoExecute(existing, NOT_READY)) {

@@ -10,6 +10,12 @@ export function podBeingCreated(a: AdmissionAttributes): Pod | undefined {
   return pod;
 }
 
+/**
+ * A list field holding something else (Go's decoder would have refused the request): the plugins
+ * leave such a pod alone, so that validation refuses it rather than a plugin replacing the value.
+ */
+export const notAList = (v: unknown): boolean => v !== undefined && v !== null && !Array.isArray(v);
+
 export function containersOf(pod: Pod): Container[] {
   const out: Container[] = [];
   for (const list of [pod.spec.initContainers, pod.spec.containers]) {

@@ -4,7 +4,7 @@
 import type { Pod, ServiceAccount, Volume } from '../../../api/index.ts';
 import { admissionForbidden } from '../forbidden.ts';
 import type { AdmissionPlugin } from '../types.ts';
-import { containersOf, podBeingCreated } from './pod-helpers.ts';
+import { containersOf, notAList, podBeingCreated } from './pod-helpers.ts';
 
 export const DEFAULT_SERVICE_ACCOUNT_NAME = 'default';
 export const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -36,7 +36,8 @@ export const serviceAccountAdmission: AdmissionPlugin = {
     pod.spec.serviceAccount = pod.spec.serviceAccountName;
     if (pod.spec.automountServiceAccountToken === false) return done();
     const containers = containersOf(pod);
-    const alreadyMounted = containers.some((c) => (c.volumeMounts ?? []).some((m) => m.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH));
+    if (notAList(pod.spec.volumes) || containers.some((c) => notAList(c.volumeMounts))) return done();
+    const alreadyMounted = containers.some((c) => (c.volumeMounts ?? []).some((m) => m?.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH));
     if (alreadyMounted) return done();
     const volumeName = `kube-api-access-${ctx.randomSuffix(5)}`;
     pod.spec.volumes = [...(Array.isArray(pod.spec.volumes) ? pod.spec.volumes : []), tokenVolume(volumeName)];

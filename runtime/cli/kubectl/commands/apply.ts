@@ -12,7 +12,7 @@ import { forEachSeq, gvr } from '../context.ts';
 import { operationLine } from '../errors.ts';
 import { readFilenameFlags } from '../manifests.ts';
 import { compactJSON } from '../printers/json-emit.ts';
-import { parseOutputFormat, printStructured } from '../printers/output.ts';
+import { parseOutputFormat, tryPrintStructured } from '../printers/output.ts';
 import { typePrefix } from '../resources.ts';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -100,8 +100,11 @@ function report(
   if (output) {
     const format = parseOutputFormat(output);
     if (!format.ok) ctx.error(format.error);
-    else if (format.format.kind !== 'table')
-      ctx.out(printStructured(format.format, [obj], true, () => typePrefix(info)));
+    else if (format.format.kind !== 'table') {
+      const printed = tryPrintStructured(format.format, [obj], true, () => typePrefix(info));
+      if (printed.ok) ctx.out(printed.text);
+      else ctx.error(printed.error);
+    }
     else ctx.out(operationLine(typePrefix(info), obj.metadata.name ?? '', op, ctx.dryRunPrint));
     return;
   }

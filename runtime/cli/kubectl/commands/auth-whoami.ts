@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../../api/index.ts';
 import { flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
-import { parseOutputFormat, printStructured } from '../printers/output.ts';
+import { parseOutputFormat, tryPrintStructured } from '../printers/output.ts';
 import { goSlice } from '../printers/go-format.ts';
 import { alignTabs, GET_TABWRITER } from '../printers/tabwriter.ts';
 
@@ -31,7 +31,9 @@ export function runAuthWhoami(ctx: Ctx, done: () => void): void {
     }
     const review = res.body as KubeObject & { status?: { userInfo?: UserInfo } };
     if (format.format.kind !== 'table') {
-      ctx.out(printStructured(format.format, [review], true, () => 'selfsubjectreview.authentication.k8s.io'));
+      const printed = tryPrintStructured(format.format, [review], true, () => 'selfsubjectreview.authentication.k8s.io');
+      if (printed.ok) ctx.out(printed.text);
+      else ctx.error(printed.error);
       return done();
     }
     ctx.out(whoamiTable(review.status?.userInfo ?? {}));

@@ -50,7 +50,7 @@ function rules(ctx: Ctx, nonResourceURLs: string[]): PolicyRule[] | { error: str
     const group = info?.group ?? r.group;
     const resource = info?.resource ?? r.resource;
     for (const v of verbs) {
-      const allowed = SPECIAL_VERBS[v];
+      const allowed = Object.hasOwn(SPECIAL_VERBS, v) ? SPECIAL_VERBS[v] : undefined;
       if (allowed && r.resource !== '*' && !allowed.some((a) => a.group === group && a.resource === resource)) {
         return { error: `can not perform '${v}' on '${resource}' in group '${group}'` };
       }

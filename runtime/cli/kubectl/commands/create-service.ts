@@ -13,7 +13,7 @@ const TYPES: Record<string, NonNullable<Service['spec']['type']>> = {
 
 export function runCreateService(ctx: Ctx, done: () => void): void {
   const [, sub, name] = ctx.args.positionals;
-  const type = TYPES[sub ?? ''];
+  const type = Object.hasOwn(TYPES, sub ?? '') ? TYPES[sub ?? ''] : undefined;
   if (!type) {
     ctx.error(sub === undefined ? 'You must specify a subcommand of "kubectl create service": clusterip, externalname, loadbalancer, nodeport' : `unknown command "${sub}" for "kubectl create service"`);
     return done();

@@ -57,3 +57,14 @@ describe('kubectl events', () => {
     expect(kubectl(cluster(), 'events -o name --types Warning').stdout).toBe('event/e\nevent/b\n');
   });
 });
+
+describe('kubectl events -o with a format its print flags lack', () => {
+  // events.go's genericclioptions.PrintFlags: -o wide once reached the table printer's invariant and threw
+  it.each(['wide', 'custom-columns=A:.reason'])('-o %s', (output) => {
+    expect(kubectl(cluster(), `events -o ${output}`)).toEqual({
+      stdout: '',
+      stderr: `error: unable to match a printer suitable for the output format "${output}", allowed formats are: go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml\n`,
+      exitCode: 1,
+    });
+  });
+});

@@ -9,7 +9,7 @@ import type { Ctx } from '../context.ts';
 import { gvr } from '../context.ts';
 import { translateTimestampSince } from '../duration.ts';
 import { goSortArray } from '../printers/go-sort.ts';
-import { parseOutputFormat, printStructured } from '../printers/output.ts';
+import { parseOutputFormat, tryPrintStructured } from '../printers/output.ts';
 import { alignTabs, GET_TABWRITER } from '../printers/tabwriter.ts';
 import type { ObjectList } from '../transport.ts';
 import { canWatch, rememberedWidths } from './watch.ts';
@@ -72,6 +72,9 @@ function timeOf(e: CoreEvent): number {
   return text ? parseRFC3339(text) ?? -Infinity : -Infinity;
 }
 
+/** genericclioptions.PrintFlags' formats, sorted and joined with "," as NoCompatiblePrinterError prints them. */
+const EVENTS_FORMATS = 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml';
+
 /** The EventPrinter (or -o's printer on the EventList). */
 function printEvents(ctx: Ctx, items: CoreEvent[]): void {
   const output = flagString(ctx.args, 'output');
@@ -79,8 +82,11 @@ function printEvents(ctx: Ctx, items: CoreEvent[]): void {
     const format = parseOutputFormat(output);
     if (!format.ok) return ctx.error(format.error);
     if (format.format.kind === 'name') return ctx.out(items.map((e) => `event/${e.metadata.name ?? ''}\n`).join(''));
+    // events.go takes genericclioptions.NewPrintFlags: no wide, no custom columns (NoCompatiblePrinterError)
+    if (format.format.kind === 'table' || format.format.kind === 'custom-columns') return ctx.error(`unable to match a printer suitable for the output format ${JSON.stringify(output)}, allowed formats are: ${EVENTS_FORMATS}`);
     const list = { apiVersion: 'v1', kind: 'EventList', metadata: {}, items: items.map((e) => ({ ...e, apiVersion: 'v1', kind: 'Event' })) };
-    return ctx.out(printStructured(format.format, [list as never], true, () => 'event/'));
+    const printed = tryPrintStructured(format.format, [list as never], true, () => 'event/');
+    return printed.ok ? ctx.out(printed.text) : ctx.error(printed.error);
   }
   const lines = [...(flagBool(ctx.args, 'no-headers') ? [] : [header(ctx)]), ...items.map((e) => row(ctx, e))];
   ctx.out(alignTabs(lines.map((cells) => `${cells.join('\t')}\n`).join(''), GET_TABWRITER));

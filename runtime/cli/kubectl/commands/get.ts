@@ -1,7 +1,7 @@
 // kubectl get: tables, -o formats, -A, -l, --field-selector, --sort-by, --raw.
 // mirrors staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (Run: printing groups, the "No resources
 // found" message, single-object output for one named object).
-import type { KubeObject } from '../../../api/index.ts';
+import { urlParseError, type KubeObject } from '../../../api/index.ts';
 import { flagBool, flagString, flagStrings } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { noResourcesFound } from '../errors.ts';
@@ -55,6 +55,12 @@ export function runGet(ctx: Ctx, done: () => void): void {
 }
 
 function getRaw(ctx: Ctx, path: string, done: () => void): void {
+  // Request.RequestURI parses the path first (url.Parse)
+  const invalid = urlParseError(path);
+  if (invalid !== undefined) {
+    ctx.error(invalid);
+    return done();
+  }
   ctx.raw(path, (res) => {
     if (res.ok) ctx.out(res.body);
     else ctx.statusError(res.status);

@@ -118,7 +118,7 @@ const GENERATORS: Record<string, { skip: number; build: (ctx: Ctx, name: string)
 export function runCreateGenerator(ctx: Ctx, done: () => void): void {
   if (ctx.args.positionals[0] === 'service' || ctx.args.positionals[0] === 'svc') return runCreateService(ctx, done);
   if (ctx.args.positionals[0] === 'token') return runCreateToken(ctx, done);
-  const generator = GENERATORS[ctx.args.positionals[0] ?? ''];
+  const generator = Object.hasOwn(GENERATORS, ctx.args.positionals[0] ?? '') ? GENERATORS[ctx.args.positionals[0] ?? ''] : undefined;
   if (generator) {
     // `create secret` needs its type before the name
     if (ctx.args.positionals[0] === 'secret' && !['generic', 'docker-registry', 'tls'].includes(ctx.args.positionals[1] ?? '')) {

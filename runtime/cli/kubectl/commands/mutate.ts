@@ -14,7 +14,7 @@ import { flagBool, flagInt, flagString } from '../args.ts';
 import type { Ctx } from '../context.ts';
 import { forEachSeq, gvr } from '../context.ts';
 import { deletedLine, dryRunSuffix, noResourcesFound, operationLine, type Operation } from '../errors.ts';
-import { parseOutputFormat, printStructured } from '../printers/output.ts';
+import { parseOutputFormat, tryPrintStructured } from '../printers/output.ts';
 import { typePrefix } from '../resources.ts';
 import { fetchTargets, type TargetGroup } from './targets.ts';
 
@@ -519,7 +519,11 @@ function patchOne(ctx: Ctx, g: TargetGroup, before: KubeObject, body: unknown, t
     if (output) {
       const format = parseOutputFormat(output);
       if (!format.ok) ctx.error(format.error);
-      else if (format.format.kind !== 'table') ctx.out(printStructured(format.format, [after], true, () => typePrefix(g.info)));
+      else if (format.format.kind !== 'table') {
+        const printed = tryPrintStructured(format.format, [after], true, () => typePrefix(g.info));
+        if (printed.ok) ctx.out(printed.text);
+        else ctx.error(printed.error);
+      }
       return;
     }
     ctx.out(`${typePrefix(g.info)}/${name} ${changed ? 'patched' : 'patched (no change)'}${dryRunSuffix(ctx.dryRunPrint)}\n`);

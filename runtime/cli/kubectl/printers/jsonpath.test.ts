@@ -147,6 +147,8 @@ describe('TestStructInput', () => {
   it.each([
     ['invalid identifier', '{hello}', 'unrecognized identifier hello'],
     ['nonexistent field', '{.hello}', 'hello is not found'],
+    ['a name Object.prototype has', '{.constructor}', 'constructor is not found'],
+    ['another', '{.Book[0].toString}', 'toString is not found'],
     ['invalid array', '{.Labels[0]}', 'map[string]interface {} is not array or slice'],
     ['invalid filter operator', '{.Book[?(@.Price<>10)]}', 'unrecognized filter operator <>'],
     ['redundant end', '{range .Labels.*}{@}{end}{end}', 'not in range, nothing to end'],

@@ -280,7 +280,8 @@ function applyStep(step: Step, input: Value[], allowMissing: boolean): Value[] {
     case 'field': {
       const out: Value[] = [];
       for (const v of input)
-        if (isObject(v) && step.name in v && v[step.name] !== undefined) out.push(v[step.name]);
+        // own keys only: {.constructor} finds nothing in a JSON object, as in Go's maps
+        if (isObject(v) && Object.hasOwn(v, step.name) && v[step.name] !== undefined) out.push(v[step.name]);
       if (out.length === 0 && !allowMissing && input.length > 0)
         throw new JSONPathError(`${step.name} is not found`);
       return out;

@@ -61,6 +61,24 @@ export function asList(objects: KubeObject[]): Record<string, unknown> {
   return { apiVersion: 'v1', items: objects, kind: 'List', metadata: { resourceVersion: '' } };
 }
 
+/**
+ * printStructured with a template's or a column spec's error (-o jsonpath=..., -o custom-columns=...)
+ * as a value: kubectl prints it after "error: ".
+ */
+export function tryPrintStructured(
+  format: OutputFormat,
+  objects: KubeObject[],
+  single: boolean,
+  namePrefix: (o: KubeObject) => string,
+): { ok: true; text: string } | { ok: false; error: string } {
+  try {
+    return { ok: true, text: printStructured(format, objects, single, namePrefix) };
+  } catch (e) {
+    if (e instanceof JSONPathError) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
 /** Prints objects in a structured format; `single` prints the object itself rather than a List. */
 export function printStructured(
   format: OutputFormat,
