@@ -77,4 +77,13 @@ declare module '@lab/submission' {
     oldRSs: readonly ReplicaSet[],
     newRS: ReplicaSet,
   ): import('../runtime/controllers/index.ts').ReplicaSetScale[];
+
+  // scheduler-filters
+  type FilterPlugin = import('../runtime/scheduler/index.ts').FilterPlugin;
+  export function newNodeResourcesFit(): FilterPlugin;
+  export function newNodeUnschedulable(): FilterPlugin;
+  export function newTaintToleration(): FilterPlugin;
+  export function newNodeAffinity(): FilterPlugin;
+  export function fitErrorMessage(numAllNodes: number, nodeToStatus: import('../runtime/scheduler/index.ts').NodeToStatus, postFilterMsg: string): string;
+  export function preemptionMessage(numAllNodes: number, nodeToStatus: import('../runtime/scheduler/index.ts').NodeToStatus): string;
 }
