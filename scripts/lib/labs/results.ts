@@ -9,7 +9,8 @@
 //             status: "pass" | "fail" | "timeout" | "skip",
 //             message?, expected?, actual?, // failure message, and the two sides of a failed comparison
 //             durationMs }],
-//   summary: { passed, failed, total },    // failed counts fail and timeout; skip counts in neither
+//   summary: { passed, failed, total },    // failed counts fail and timeout; skip counts in neither;
+//                                          // total counts every listed test (passed + failed + skipped)
 //   expectedTotal: 78,                     // how many tests tests.json lists for this suite
 //   error?: "..."                          // a run-level problem (module did not load, names differ...)
 // }
@@ -54,7 +55,14 @@ export function finalizeResults(lab: string, file: string, expectedNames: readon
   tests.sort((a, b) => (order.get(a.name) ?? Infinity) - (order.get(b.name) ?? Infinity));
   const expected = new Set(expectedNames);
   const unexpected = ran.filter((t) => !expected.has(t.name)).map((t) => t.name);
-  const problems = [error, unexpected.length ? `tests not in tests.json ran: ${unexpected.join('; ')}` : undefined].filter(Boolean);
+  // Every listed test either reported or is explained: a test that silently did not run would make
+  // the summary read as if the whole suite had run.
+  const silent = error === undefined ? expectedNames.filter((name) => !byName.has(name)) : [];
+  const problems = [
+    error,
+    unexpected.length ? `tests not in tests.json ran: ${unexpected.join('; ')}` : undefined,
+    silent.length ? `${silent.length} of the ${expectedNames.length} tests reported no result (first: ${silent[0]})` : undefined,
+  ].filter(Boolean);
   const passed = tests.filter((t) => t.status === 'pass').length;
   const failed = tests.filter((t) => t.status === 'fail' || t.status === 'timeout').length;
   const allExpectedPassed = expectedNames.every((n) => byName.get(n)?.status === 'pass');

@@ -45,9 +45,10 @@ function renderTest(test: TestResult): HTMLLIElement {
 }
 
 export function summaryLine(results: LabResults, suiteLabel: string): string {
-  const { passed, failed, total } = results.summary;
+  const { passed, failed } = results.summary;
+  const notRun = results.tests.filter((test) => test.status === 'skip').length;
   const head = results.passed ? `${suiteLabel}: passed.` : `${suiteLabel}: not passed yet.`;
-  return `${head} ${passed} passed, ${failed} failed, ${total} of ${results.expectedTotal} tests ran.`;
+  return `${head} ${passed} passed, ${failed} failed${notRun ? `, ${notRun} did not run` : ''}: ${passed + failed} of ${results.expectedTotal} tests ran.`;
 }
 
 export class ResultsView {

@@ -1,7 +1,8 @@
-// Learner TypeScript -> a CommonJS-style function body, with sucrase (a few ms, ~45 KB gzip;
-// TypeScript's own transpiler would add ~1 MB). Type-only imports vanish; a remaining runtime
-// import becomes a require() call that the sandbox refuses with a readable message.
-import { transform } from 'sucrase';
+// Learner TypeScript -> the CommonJS-style function body the sandbox evaluates. The work is done by
+// prepare-source.ts (sucrase, then a rebuild SES's source checks cannot misfire on); this is the
+// entry point of callers that only need the code (the "Run in cluster" worker). Grading loads the
+// module through sandbox.ts loadLearnerModule, which also maps errors to the learner's lines.
+import { prepareLearnerSource } from './prepare-source.ts';
 
 export interface TranspileResult {
   code: string;
@@ -9,12 +10,6 @@ export interface TranspileResult {
 }
 
 export function transpileLearnerCode(source: string): TranspileResult {
-  const startMs = performance.now();
-  const { code } = transform(source, {
-    transforms: ['typescript', 'imports'],
-    filePath: 'submission.ts',
-    disableESTransforms: true,
-    production: true,
-  });
-  return { code, transpileMs: performance.now() - startMs };
+  const { code, transpileMs } = prepareLearnerSource(source);
+  return { code, transpileMs };
 }

@@ -6,6 +6,7 @@ import type { RunnerTestCase, SerializedConfig } from 'vitest';
 import { setupCommonEnv, startTests } from 'vitest/internal/browser';
 import type { TestResult } from '../results.ts';
 import { createLabConfig, installWorkerState, setCurrentFile } from './worker-state.ts';
+import { guardedTrace } from './runner-guard.ts';
 import { fullTestName, toTestResult } from './test-report.ts';
 
 export interface SuiteHooks {
@@ -29,9 +30,12 @@ export async function prepareVitest(): Promise<void> {
 function createRunner(runConfig: SerializedConfig, hooks: SuiteHooks) {
   class LabTestRunner extends TestRunner {
     override importFile = async (): Promise<void> => hooks.importSuite();
-    // No OpenTelemetry in the worker: run the traced callback directly (as vitest's defaultTrace).
-    override trace = <T>(_name: string, attributes: Record<string, unknown> | (() => T), callback?: () => T): T =>
-      typeof attributes === 'function' ? attributes() : callback!();
+    // No OpenTelemetry in the worker: run the traced callback directly (as vitest's defaultTrace);
+    // what user code throws reaches vitest as a readable Error (runner-guard.ts, as in the CLI).
+    override trace = guardedTrace(
+      <T>(_name: string, attributes: Record<string, unknown> | (() => T), callback?: () => T): T => (typeof attributes === 'function' ? attributes() : callback!()),
+      () => (this.config as { _diffOptions?: unknown })._diffOptions,
+    );
 
     override async onBeforeRunTask(test: RunnerTestCase): Promise<void> {
       if (hooks.skipNames.has(fullTestName(test))) test.mode = 'skip';
