@@ -1,0 +1,60 @@
+// A grading process started ahead of time, for `npm run grade -- <slug> --watch` (watch-grade.ts).
+// It is the page's grading pipeline in Node, as page-host.ts runs it for the tamper suite: vitest's
+// browser runtime (vitest-host.ts), SES lockdown, the sandbox, grade-submission.ts, with the lab's
+// suite imported from labs/. Booting all that (and transpiling the runtime the suites import) is most
+// of a grade's time, so the watcher keeps one of these booted and waiting: when the learner saves,
+// only the grade itself remains. One grade per process: a suite's tests are collected when its
+// module is first imported, and a learner's realm must not outlive its grade.
+// Protocol (IPC): the child sends { type: 'ready' }; the parent sends one GradeRequest; the child
+// sends { type: 'start', name } and { type: 'test', result } per test and { type: 'done', error? }, then exits.
+import { register } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RunEvent, SuiteKind } from '../../../site/lib/grading/protocol.ts';
+import type { TestResult } from '../../../site/lib/grading/results.ts';
+import { loadLab, ROOT } from './catalog.ts';
+
+export interface GradeRequest {
+  source: string;
+  suite: SuiteKind;
+  testTimeoutMs: number;
+}
+
+export type WarmHostMessage = { type: 'ready' } | { type: 'start'; name: string } | { type: 'test'; result: TestResult } | { type: 'done'; error?: string };
+
+const send = (message: WarmHostMessage, then?: () => void) => process.send?.(message, undefined, {}, () => then?.());
+const slug = process.argv[2]!;
+const lab = loadLab(slug);
+register(pathToFileURL(join(import.meta.dirname, 'page-host-hooks.ts')), {
+  parentURL: import.meta.url,
+  data: { registryUrl: pathToFileURL(join(ROOT, 'site/lib/grading/worker/submission-registry.ts')).href, exports: lab.meta.exports },
+});
+
+// In the grading worker's order: vitest's environment, then lockdown.
+const { prepareVitest } = await import('../../../site/lib/grading/worker/vitest-host.ts');
+const { lockdownOnce } = await import('../../../site/lib/grading/worker/sandbox.ts');
+const { gradeSubmission } = await import('../../../site/lib/grading/worker/grade-submission.ts');
+const { PhaseLog } = await import('../../../site/lib/grading/timing.ts');
+await prepareVitest();
+lockdownOnce();
+// Transpile and evaluate what the suites import (the runtime's public face) while nobody waits.
+await import('../../../runtime/index.ts');
+
+const suites = {
+  hidden: () => import(pathToFileURL(join(lab.dir, 'hidden.test.ts')).href),
+  examples: () => import(pathToFileURL(join(lab.dir, 'examples.test.ts')).href),
+};
+
+process.once('message', (request: GradeRequest) => {
+  const onEvent = (event: RunEvent) => {
+    if (event.type === 'test-start') send({ type: 'start', name: event.name });
+    else if (event.type === 'test-end') send({ type: 'test', result: event.result });
+  };
+  void gradeSubmission({ slug, suite: request.suite, source: request.source, testTimeoutMs: request.testTimeoutMs, skipNames: [] }, suites, onEvent, new PhaseLog())
+    .then(
+      (error) => (error === undefined ? { type: 'done' as const } : { type: 'done' as const, error }),
+      (thrown: unknown) => ({ type: 'done' as const, error: `the grading host failed: ${String(thrown)}` }),
+    )
+    .then((done) => send(done, () => process.exit(0)));
+});
+send({ type: 'ready' });
