@@ -47,6 +47,30 @@ declare module '@lab/submission' {
     nowMs: number,
   ): import('../runtime/kubelet/index.ts').RestartDecision;
 
+  // kube-proxy
+  export interface EndpointPick {
+    endpoint: string;
+    probability: string | null;
+  }
+  export interface ServicePortRules {
+    servicePortName: string;
+    protocol: string;
+    clusterIP: string;
+    port: number;
+    nodePort: number;
+    action: 'DNAT' | 'REJECT';
+    endpoints: EndpointPick[];
+  }
+  export function endpointsFor(
+    service: import('../runtime/api/index.ts').Service,
+    port: import('../runtime/api/index.ts').ServicePort,
+    slices: readonly import('../runtime/api/index.ts').EndpointSlice[],
+  ): string[];
+  export function syncProxyRules(
+    services: readonly import('../runtime/api/index.ts').Service[],
+    slices: readonly import('../runtime/api/index.ts').EndpointSlice[],
+  ): ServicePortRules[];
+
   // node-lifecycle
   export function tryUpdateNodeHealth(
     node: import('../runtime/api/index.ts').Node,
