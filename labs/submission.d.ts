@@ -110,4 +110,26 @@ declare module '@lab/submission' {
   export function newNodeAffinity(): FilterPlugin;
   export function fitErrorMessage(numAllNodes: number, nodeToStatus: import('../runtime/scheduler/index.ts').NodeToStatus, postFilterMsg: string): string;
   export function preemptionMessage(numAllNodes: number, nodeToStatus: import('../runtime/scheduler/index.ts').NodeToStatus): string;
+
+  // work-queue
+  type QueueClock = import('../runtime/controllers/index.ts').QueueClock;
+  type RateLimiter<T> = import('../runtime/controllers/index.ts').RateLimiter<T>;
+  export interface GetResult {
+    item: string | undefined;
+    shutdown: boolean;
+  }
+  export interface WorkQueue {
+    add(item: string): void;
+    len(): number;
+    get(): GetResult;
+    done(item: string): void;
+    shutDown(): void;
+    shuttingDown(): boolean;
+    addAfter(item: string, delayMs: number): void;
+    addRateLimited(item: string): void;
+    forget(item: string): void;
+    numRequeues(item: string): number;
+  }
+  export function createWorkQueue(clock: QueueClock, rateLimiter?: RateLimiter<string>): WorkQueue;
+  export function createItemExponentialFailureRateLimiter(baseDelayMs: number, maxDelayMs: number): RateLimiter<string>;
 }

@@ -34,3 +34,7 @@ export { NamespaceController, type NamespaceControllerOptions } from './namespac
 export { ServiceAccountController, MANAGED_SERVICE_ACCOUNTS, missingServiceAccounts, type ServiceAccountControllerOptions } from './serviceaccount/controller.ts';
 export { DaemonSetController, nodeShouldRunDaemonPod, daemonPodTolerations, planManage, planRollingUpdate, calculateDaemonSetStatus, startDaemonSetController, type DaemonSetControllerOptions, type DaemonPlacement } from './daemonset/index.ts';
 export { DisruptionController, startDisruptionController, DELETION_TIMEOUT_MS, type DisruptionControllerOptions } from './disruption/index.ts';
+// The work queue every controller here runs on (client-go util/workqueue), re-exported so the
+// work-queue lab can compare a learner's queue with it through this public face.
+export { WorkQueue, RateLimitingQueue, ItemExponentialFailureRateLimiter, defaultControllerRateLimiter, runWorkers } from '../client/index.ts';
+export type { QueueClock, RateLimiter, SyncFn, WorkerPool } from '../client/index.ts';
