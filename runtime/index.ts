@@ -18,6 +18,8 @@ export {
   type NodeSnapshot,
   type PodSnapshot,
   type EtcdMemberSnapshot,
+  type RaftEntrySnapshot,
+  RAFT_LOG_TAIL,
   type ComponentSnapshot,
   type EventSnapshot,
   type RequestTrace,

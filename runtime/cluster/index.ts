@@ -2,7 +2,8 @@
 export { createCluster, COMMAND_TIMEOUT_MS, KUBECTL_WATCH_WINDOW_MS, type Cluster, type ClusterInternals, type CommandResult, type Faults } from './cluster.ts';
 export { planCluster, LOAD_BALANCER, type ClusterOptions, type ClusterPlan, type MachinePlan, type Topology, type WorkerSpec } from './options.ts';
 export type { RequestTrace, RequestTraceRoot, RequestTraceStep, TraceLane } from './observe-trace.ts';
-export type { ClusterSnapshot, NodeSnapshot, PodSnapshot, EtcdMemberSnapshot, ComponentSnapshot, EventSnapshot } from './observe.ts';
+export type { ClusterSnapshot, NodeSnapshot, PodSnapshot, EtcdMemberSnapshot, RaftEntrySnapshot, ComponentSnapshot, EventSnapshot } from './observe.ts';
+export { RAFT_LOG_TAIL } from './observe.ts';
 export type { SchedulerAttempt, SchedulerDecision } from './observe-scheduler.ts';
 export type { RequestDurations, VerbDurations } from './observe-metrics.ts';
 export { ADMIN_CREDENTIALS, type Component, type ControlPlane } from './control-plane.ts';

@@ -1,6 +1,6 @@
 // The observation API the page's widgets stand on: snapshot(), eventsSince() and bounded step().
 import { describe, expect, it } from 'vitest';
-import { createCluster } from '../index.ts';
+import { createCluster, RAFT_LOG_TAIL } from '../index.ts';
 
 const WEB = `apiVersion: apps/v1
 kind: Deployment
@@ -46,6 +46,38 @@ describe('Cluster.snapshot()', () => {
     expect(new Set(snap.etcd.map((m) => m.commit)).size).toBeLessThanOrEqual(2);
     expect(snap.components.filter((c) => c.kind === 'kube-scheduler' && c.leader)).toHaveLength(1);
     expect(JSON.parse(JSON.stringify(snap))).toEqual(snap); // serializable as it is
+  });
+
+  it('shows each etcd member\'s newest Raft log entries, the leader\'s match indexes, and a cut-off member falling behind', async () => {
+    const cluster = createCluster({ topology: 'ha', seed: 3, workers: 1 });
+    await cluster.advance(20_000);
+    const before = cluster.snapshot().etcd;
+    const leader = before.find((m) => m.role === 'leader')!;
+    expect(leader.log).toHaveLength(RAFT_LOG_TAIL);
+    expect(leader.log.at(-1)!.index).toBe(leader.lastIndex);
+    expect(leader.log.map((e) => e.index)).toEqual(Array.from({ length: RAFT_LOG_TAIL }, (_, i) => leader.lastIndex - RAFT_LOG_TAIL + 1 + i));
+    expect(Object.keys(leader.match!).sort()).toEqual(before.map((m) => m.process).sort());
+    expect(before.filter((m) => m.role !== 'leader').every((m) => m.match === undefined)).toBe(true);
+
+    // a write shows up as a txn on the key, on every member once replicated
+    await cluster.kubectl('create configmap raft-view --from-literal=a=b');
+    const written = cluster.snapshot().etcd;
+    for (const m of written) expect(m.log.map((e) => e.summary), m.name).toContain('txn /registry/configmaps/default/raft-view');
+
+    // cut one follower off: the others go on appending, its log stops, and the leader's match for it stays put
+    const follower = written.find((m) => m.role === 'follower')!;
+    await cluster.faults.partition([[follower.process]]);
+    await cluster.advance(10_000);
+    const cut = cluster.snapshot().etcd;
+    const lead = cut.find((m) => m.role === 'leader')!;
+    const lagging = cut.find((m) => m.process === follower.process)!;
+    expect(lagging.lastIndex).toBeLessThan(lead.lastIndex);
+    expect(lead.match![follower.process]).toBeLessThanOrEqual(lagging.lastIndex);
+    expect(lead.log.every((e) => e.term === lead.term || e.index <= lagging.lastIndex)).toBe(true);
+
+    await cluster.faults.stopComponent(follower.process);
+    const stopped = cluster.snapshot().etcd.find((m) => m.process === follower.process)!;
+    expect(stopped).toMatchObject({ up: false, role: 'stopped', lastIndex: 0, log: [] });
   });
 
   it('changes nothing: a cluster observed at every step has the same trace as one never observed', async () => {

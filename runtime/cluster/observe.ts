@@ -53,7 +53,23 @@ export interface EtcdMemberSnapshot {
   term: number;
   commit: number;
   applied: number;
+  /** The last index in its Raft log (0 when stopped). */
+  lastIndex: number;
+  /** Its newest RAFT_LOG_TAIL log entries, oldest first: index, term and the command in a few words. */
+  log: RaftEntrySnapshot[];
+  /** On the leader: how far each member's log is known to match (process name to index). */
+  match?: Record<string, number>;
 }
+
+export interface RaftEntrySnapshot {
+  index: number;
+  term: number;
+  /** "txn /registry/pods/default/web-1", "put /registry/leases/...", "(new leader's empty entry)". */
+  summary: string;
+}
+
+/** How many of each member's newest log entries a snapshot carries (the Raft view shows them side by side). */
+export const RAFT_LOG_TAIL = 10;
 
 export interface ComponentSnapshot {
   name: string;
@@ -179,9 +195,11 @@ export function clusterSnapshot(plan: ClusterPlan, controlPlane: ControlPlane, n
   const machineUp = (name: string): boolean => components.some((c) => c.machine === name && c.isUp());
   const etcd: EtcdMemberSnapshot[] = controlPlane.etcd.members.map((m) => {
     const st = controlPlane.etcd.isUp(m.process) ? controlPlane.etcd.raftStatus(m.process) : undefined;
-    return st
-      ? { name: m.name, process: m.process, up: true, role: ROLE[st.state] ?? 'follower', term: st.term, commit: st.commit, applied: st.applied }
-      : { name: m.name, process: m.process, up: false, role: 'stopped', term: 0, commit: 0, applied: 0 };
+    const log = st ? controlPlane.etcd.raftLog(m.process, RAFT_LOG_TAIL) : undefined;
+    return st && log
+      ? { name: m.name, process: m.process, up: true, role: ROLE[st.state] ?? 'follower', term: st.term, commit: st.commit, applied: st.applied,
+        lastIndex: log.lastIndex, log: log.entries, ...(log.match ? { match: log.match } : {}) }
+      : { name: m.name, process: m.process, up: false, role: 'stopped', term: 0, commit: 0, applied: 0, lastIndex: 0, log: [] };
   });
   return {
     timeMs: nowMs,

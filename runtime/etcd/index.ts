@@ -17,7 +17,7 @@ export { crc32c } from './mvcc/hash.ts';
 export { encodeSnapshotFile, decodeSnapshotFile, snapshotFileStatus } from './mvcc/snapshot-file.ts';
 export type * from './client/types.ts';
 export { SimEtcdClient, type ClientOptions } from './client/client.ts';
-export { createEtcdCluster, memberIdFor, DEFAULT_ETCD_VERSION, type EtcdCluster, type EtcdClusterOptions } from './server/cluster.ts';
+export { createEtcdCluster, memberIdFor, DEFAULT_ETCD_VERSION, type EtcdCluster, type EtcdClusterOptions, type RaftLogView } from './server/cluster.ts';
 export type { MemberSpec } from './server/member.ts';
 /** For tests, benches and fault schedules: drive one call to completion on the kernel. */
 export { callSync, syncClient, waitForLeader } from './server/test-helpers.ts';

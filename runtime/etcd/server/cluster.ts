@@ -8,6 +8,7 @@ import type { MvccStore } from '../mvcc/store.ts';
 import { DEFAULT_MAX_REQUEST_BYTES } from '../mvcc/types.ts';
 import { startMember, type MemberConfig, type MemberHandle, type MemberSpec } from './member.ts';
 import { decodeDataDir, type RestoredDataDir } from './restore.ts';
+import { summarizeEntryData } from './state-machine.ts';
 import { fail, ok, type Result } from '../errors.ts';
 
 export interface EtcdClusterOptions {
@@ -59,6 +60,8 @@ export interface EtcdCluster {
   store(name: string): MvccStore | undefined;
   /** Raft status of a live member. */
   raftStatus(name: string): { term: number; lead: string; state: string; commit: number; applied: number } | undefined;
+  /** The newest `count` entries of a live member's Raft log, and (on a leader) each member's match index: the live Raft view. */
+  raftLog(name: string, count: number): RaftLogView | undefined;
   /**
    * `etcd --data-dir <restored>` on a stopped member: its old disk is replaced by a data directory
    * that `etcdutl snapshot restore` wrote (restore.ts), and it starts as a member of the NEW cluster
@@ -66,6 +69,15 @@ export interface EtcdCluster {
    * own directory, before expecting a quorum.
    */
   startFromDataDir(name: string, dataDir: string): Result<{ clusterId: string }>;
+}
+
+/** A member's Raft log as the live Raft view draws it. */
+export interface RaftLogView {
+  lastIndex: number;
+  /** Oldest first; fewer than asked when the log is shorter or compacted into a snapshot. */
+  entries: { index: number; term: number; summary: string }[];
+  /** On a leader: the highest index known to be replicated on each member (process name), itself included. */
+  match?: Record<string, number>;
 }
 
 export const DEFAULT_ETCD_VERSION = '3.5.21';
@@ -173,6 +185,22 @@ export function createEtcdCluster(kernel: Kernel, options: EtcdClusterOptions = 
     raftStatus(name) {
       const r = live(name)?.node.raft;
       return r && { term: r.term, lead: r.lead, state: r.state, commit: r.raftLog.committed, applied: r.raftLog.applied };
+    },
+    raftLog(name, count) {
+      const r = live(name)?.node.raft;
+      if (!r) return undefined;
+      const lastIndex = r.raftLog.lastIndex();
+      const lo = Math.max(r.raftLog.firstIndex(), lastIndex - count + 1);
+      const slice = lo > lastIndex ? [] : r.raftLog.slice(lo, lastIndex + 1, count);
+      const entries = (typeof slice === 'string' ? [] : slice).map((e) => ({
+        index: e.index,
+        term: e.term,
+        summary: e.type === 'EntryConfChange' ? 'membership change' : summarizeEntryData(e.data),
+      }));
+      if (r.state !== 'StateLeader') return { lastIndex, entries };
+      const match: Record<string, number> = {};
+      for (const [id, pr] of r.prs.progress) match[id] = pr.match;
+      return { lastIndex, entries, match };
     },
     startFromDataDir(process, dataDir) {
       const proc = kernel.process(process);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Proposal } from './protocol.ts';
-import { EtcdStateMachine, memberSnapshotOf, rememberProposal } from './state-machine.ts';
+import { EtcdStateMachine, memberSnapshotOf, rememberProposal, summarizeEntryData } from './state-machine.ts';
 
 const put = (id: string, key: string, value: string): string => JSON.stringify({ id, cmd: { op: 'put', req: { key, value } } } satisfies Proposal);
 
@@ -77,5 +77,25 @@ describe('EtcdStateMachine proposal memo', () => {
   it('parses an entry whose ID has escaped characters', () => {
     const sm = new EtcdStateMachine(1);
     expect(sm.apply(put('a"b|1', '/q', 'v'), 1)?.id).toBe('a"b|1');
+  });
+});
+
+describe('summarizeEntryData (the live Raft view)', () => {
+  const entry = (cmd: unknown) => JSON.stringify({ id: 'c|1', cmd });
+  it.each([
+    ['', "(new leader's empty entry)"],
+    [entry({ op: 'put', req: { key: '/registry/leases/kube-node-lease/w1', value: 'x' } }), 'put /registry/leases/kube-node-lease/w1'],
+    [entry({ op: 'deleteRange', req: { key: '/a', rangeEnd: '/b' } }), 'delete /a (range)'],
+    [entry({ op: 'deleteRange', req: { key: '/a' } }), 'delete /a'],
+    [entry({ op: 'txn', req: { compare: [{ key: '/registry/pods/default/web-1', target: 'MOD', result: 'EQUAL', operand: 0 }], success: [], failure: [] } }), 'txn /registry/pods/default/web-1'],
+    [entry({ op: 'txn', req: { compare: [], success: [{ put: { key: '/k', value: '' } }], failure: [] } }), 'txn /k'],
+    [entry({ op: 'txn', req: { compare: [], success: [], failure: [] } }), 'txn'],
+    [entry({ op: 'compact', revision: 120 }), 'compact 120'],
+    [entry({ op: 'leaseGrant', id: 5, ttl: 60 }), 'lease grant 60s'],
+    [entry({ op: 'leaseRevoke', id: 5 }), 'lease revoke'],
+    ['{not json', '(unreadable)'],
+    [JSON.stringify({ id: 'c|2' }), '(unknown command)'],
+  ])('%s reads as %s', (data, summary) => {
+    expect(summarizeEntryData(data)).toBe(summary);
   });
 });

@@ -85,6 +85,34 @@ function parseProposal(data: string): Proposal {
   return proposal;
 }
 
+/**
+ * A Raft entry's command in a few words, for the live Raft view: "put /registry/leases/...",
+ * "txn /registry/pods/default/web-1", "compact 120", "lease grant 60s"; the empty entry a new
+ * leader appends is "(new leader's empty entry)". Never throws: unreadable data is "(unreadable)".
+ */
+export function summarizeEntryData(data: string): string {
+  if (data === '') return "(new leader's empty entry)";
+  let cmd: WriteCommand;
+  try {
+    cmd = parseProposal(data).cmd;
+  } catch {
+    return '(unreadable)';
+  }
+  switch (cmd?.op) {
+    case 'put': return `put ${cmd.req.key}`;
+    case 'deleteRange': return `delete ${cmd.req.key}${cmd.req.rangeEnd ? ' (range)' : ''}`;
+    case 'txn': {
+      const op = cmd.req.success[0] ?? cmd.req.failure[0];
+      const key = cmd.req.compare[0]?.key ?? (op && ('put' in op ? op.put.key : 'deleteRange' in op ? op.deleteRange.key : 'range' in op ? op.range.key : undefined));
+      return key === undefined ? 'txn' : `txn ${key}`;
+    }
+    case 'compact': return `compact ${cmd.revision}`;
+    case 'leaseGrant': return `lease grant ${cmd.ttl}s`;
+    case 'leaseRevoke': return 'lease revoke';
+    default: return '(unknown command)';
+  }
+}
+
 export interface AppliedRequest {
   id: string;
   proposal: Proposal;

@@ -28,6 +28,6 @@ export interface LiveWorkerApi {
 }
 
 /** The widgets a LiveCluster can show. */
-export type LiveWidget = 'cluster' | 'terminal' | 'events' | 'trace' | 'scheduler' | 'latency';
+export type LiveWidget = 'cluster' | 'terminal' | 'events' | 'trace' | 'scheduler' | 'latency' | 'raft';
 /** A "try this" prompt: a command, or a command with a note. */
 export type TryThis = string | { run: string; note: string };

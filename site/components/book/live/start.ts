@@ -10,6 +10,7 @@ import { LiveController } from './controller.ts';
 import { h } from './dom.ts';
 import { EventsView } from './events-view.ts';
 import { LatencyView } from './latency-view.ts';
+import { RaftView } from './raft-view.ts';
 import type { LiveWidget, LiveWorkerApi, TryThis } from './protocol.ts';
 import { SchedulerView } from './scheduler-view.ts';
 import { clusterFromQuery, sharedInputs } from './share.ts';
@@ -62,6 +63,7 @@ async function mount(figure: HTMLElement, id: string): Promise<void> {
         : w === 'trace' ? new TraceView(c, config.title)
           : w === 'scheduler' ? new SchedulerView(c, config.title)
             : w === 'latency' ? new LatencyView(c, config.title)
+              : w === 'raft' ? new RaftView(c, config.title)
               : (terminal = new LiveTerminal(c, config.title));
     c.widgets.push(view);
     views.push(view);
