@@ -5,10 +5,10 @@
 // MvccStore and WatchHub, reached through the API server's in-memory etcd) on generated histories
 // of puts, deletes, range deletes, multi-key transactions and compactions.
 // Behaviour ported from etcd's server/storage/mvcc tests: watchable_store_test.go (TestWatchCompacted,
-// TestWatchFutureRev, TestWatchBatchUnsynced, TestNewWatcherCancel), watcher_test.go
-// (TestWatcherWatchPrefix, TestWatcherWatchWrongRange, TestWatchDeleteRange, TestWatchStream),
-// kvstore_test.go (TestStoreRev, TestStorePut's revisions and versions) and client/v3's
-// TestGetPrefixRangeEnd-style cases (op.go GetPrefixRangeEnd).
+// TestWatchFutureRev, TestWatchBatchUnsynced), watcher_test.go (TestWatcherWatchPrefix,
+// TestWatcherWatchWrongRange, TestWatchDeleteRange), kvstore_test.go (TestStorePut's revisions and
+// versions), and client/v3 op.go GetPrefixRangeEnd. The suite declares the learner module's three
+// names itself (see below) instead of in labs/submission.d.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createInMemoryEtcd } from '../../runtime/apiserver/index.ts';
