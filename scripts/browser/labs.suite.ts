@@ -1,17 +1,21 @@
 // Browser suite for the lab workbench (/labs/<slug>/). For every lab it pastes the starter, the
-// solution, a mutant, code that loops forever and code that tries to forge a pass, grades each in
+// solution, a mutant, code that loops forever, code that tries to forge a pass, the solution with
+// comments SES's source checks used to refuse, and exports that throw odd values, grades each in
 // the page, and checks the verdicts against the CLI grader (scripts/grade.ts --file X --json) test
-// for test. Then: reload keeps code and verdict; progress export, reset and import round-trip.
-// Prints (does not assert) editor-ready, first-grade and warm-grade timings.
+// for test; then the whole tamper set (scripts/lib/labs/tamper.ts) must fail in the page. Then:
+// reload keeps code and verdict; code typed key by key stays in the editor; progress export, reset
+// and import round-trip. Prints (does not assert) editor-ready, first-grade and warm-grade timings.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
+import ts from 'typescript';
 import type { BrowserSuite, BrowserSuiteContext } from './lib/context';
 import { PHONE_VIEWPORT } from './lib/context';
 import { formatViolations, runAxe } from './lib/axe';
 import type { LabResults } from '../lib/labs/results.ts';
+import { oddThrowsSource, TAMPER_TECHNIQUES, tamperedSource } from '../lib/labs/tamper.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const WORK = join(ROOT, 'test-results', 'labs-suite');
@@ -25,20 +29,17 @@ interface Variant {
   expectPassed: boolean;
 }
 
+/** Offset just inside the body of the first exported function (parsed: a return type may hold braces). */
 function firstExportedFunction(source: string): number {
-  const start = source.search(/export (async )?function \w+\s*\(/);
-  if (start < 0) throw new Error('no exported function to put a loop in');
-  let depth = 0;
-  for (let i = source.indexOf('(', start); i < source.length; i += 1) {
-    const char = source[i];
-    if (char === '(' || char === '[' || char === '<') depth += 1;
-    else if (char === ')' || char === ']' || char === '>') depth -= 1;
-    else if (char === '{' && depth === 0 && /\)\s*(:[^{]*)?$/.test(source.slice(start, i))) return i + 1;
+  const file = ts.createSourceFile('submission.ts', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  for (const statement of file.statements) {
+    const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    if (exported && ts.isFunctionDeclaration(statement) && statement.body) return statement.body.getStart(file) + 1;
   }
-  throw new Error('could not find the body of the first exported function');
+  throw new Error('no exported function to put a loop in');
 }
 
-/** The five submissions each lab is graded with. */
+/** The submissions each lab is graded with, in the page and on the CLI. */
 function variants(slug: string): Variant[] {
   const dir = join(ROOT, 'labs', slug);
   const starter = readFileSync(join(dir, 'starter.ts'), 'utf8');
@@ -59,8 +60,22 @@ function variants(slug: string): Variant[] {
     // examples only: with the loop in the first function every test hangs, and each costs a full time limit
     { name: 'infinite loop', source: `${solution.slice(0, bodyAt)}\n  while (true) {}\n${solution.slice(bodyAt)}`, suite: 'examples', expectPassed: false },
     { name: 'forged pass', source: forge, suite: 'hidden', expectPassed: false },
+    // SES's source checks used to refuse this in the page only (a comment mentioning an import
+    // expression, the `-->` of `while (n --> 0)`): it must pass on both hosts.
+    { name: 'solution with SES look-alikes', source: `${solution.trimEnd()}\n${SES_LOOKALIKES}`, suite: 'hidden', expectPassed: true },
+    // Every export throws something vitest could not report before (null prototype, symbol, throwing getters...).
+    { name: 'throws odd values', source: oddThrowsSource(starter), suite: 'examples', expectPassed: false },
   ];
 }
+
+const SES_LOOKALIKES = `
+// Never import (anything) at run time here --> it would not load; eval(x) neither. <!-- not HTML
+export function __countDown(n: number): number {
+  let steps = 0;
+  while (n --> 0) steps += 1; // the "goes to" idiom
+  return steps + "import (x) -->".length * 0;
+}
+`;
 
 /** Runs the CLI grader on a file, through the same Node (the npm-provided Node 24). */
 function gradeWithCli(slug: string, file: string, suite: Suite): Promise<LabResults> {
@@ -162,7 +177,7 @@ async function frameLatencyMs(page: Page): Promise<number> {
   }));
 }
 
-async function labChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> {
+async function labChecks(ctx: BrowserSuiteContext, slug: string, withTamperSet: boolean): Promise<void> {
   mkdirSync(WORK, { recursive: true });
   const list = variants(slug);
   // The CLI runs first, one at a time: in parallel they starve each other (and the timings below).
@@ -196,6 +211,11 @@ async function labChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> 
         await page.screenshot({ path: join(SCREENSHOTS, `labs-${slug}-starter-failing.png`) });
       }
       if (variant.name === 'infinite loop' && !results.tests.some((test) => test.status === 'timeout')) throw new Error('no test was reported as timed out');
+      if (variant.name === 'throws odd values') {
+        const unreadable = results.tests.filter((test) => test.status !== 'fail' || !test.message || test.message.length > 5000);
+        if (unreadable.length > 0) throw new Error(`not reported as a failure with a readable message: ${unreadable.map((test) => `${test.name} (${test.status})`).slice(0, 3).join('; ')}`);
+        if (results.summary.passed + results.summary.failed !== results.expectedTotal) throw new Error(`counts do not add up: ${JSON.stringify(results.summary)}`);
+      }
       lastResults.set(variant.name, results);
     }, page);
     await ctx.check(`${slug}: ${variant.name}: browser and CLI verdicts agree test for test`, async () => {
@@ -207,6 +227,28 @@ async function labChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> 
       if (problems.length > 0) throw new Error(`browser and CLI disagree: ${problems.slice(0, 5).join('; ')}`);
     });
   }
+
+  // The tamper set (scripts/lib/labs/tamper.ts; both CLI and page pipeline are checked against it for
+  // every lab in labs/tamper.test.ts): in Chromium too, no forgery passes or passes a test the
+  // starter fails. The forgeries attack the sandbox, not a lab, so one lab in Chromium is enough
+  // (all of them would add minutes to CI).
+  if (withTamperSet) await ctx.check(`${slug}: none of the ${TAMPER_TECHNIQUES.length} tamper-set forgeries passes in the page`, async () => {
+    const starterResults = lastResults.get('starter');
+    if (!starterResults) throw new Error('the starter was not graded in the page');
+    const starterPasses = new Set(starterResults.tests.filter((test) => test.status === 'pass').map((test) => test.name));
+    const starter = readFileSync(join(ROOT, 'labs', slug, 'starter.ts'), 'utf8');
+    const problems: string[] = [];
+    for (const technique of TAMPER_TECHNIQUES) {
+      await setCode(page, tamperedSource(starter, technique));
+      const { results } = await runInPage(page, 'hidden');
+      const forged = results.tests.filter((test) => test.status === 'pass' && !starterPasses.has(test.name)).map((test) => test.name);
+      if (results.passed) problems.push(`${technique.id} passed`);
+      else if (forged.length > 0) problems.push(`${technique.id} passed ${forged.length} test(s) the starter fails, e.g. "${forged[0]}"`);
+      const loadError = /^Your code could not be loaded/.test(results.error ?? '');
+      if (loadError !== Boolean(technique.loadError)) problems.push(`${technique.id}: ${results.error ?? 'no run-level error'}`);
+    }
+    if (problems.length > 0) throw new Error(problems.join('; '));
+  }, page);
 
   await ctx.check(`${slug}: a warm grade round trip, and the solution passes`, async () => {
     await setCode(page, list[1]!.source);
@@ -251,6 +293,32 @@ async function progressChecks(ctx: BrowserSuiteContext, slug: string): Promise<v
     await page.waitForFunction(() => document.body.dataset.editorReady === 'true', undefined, { timeout: 60_000 });
     const value = await page.evaluate(() => (window as unknown as { __labEditor: { getValue(): string } }).__labEditor.getValue());
     if (value !== code) throw new Error('the imported code is not in the editor');
+  }, page);
+}
+
+/**
+ * Keys typed in the editor stay in the editor: "/" (a comment, a division) must not jump to the
+ * search box, brackets and quotes must come out as typed. Typed key by key, as a learner does.
+ */
+async function typingChecks(ctx: BrowserSuiteContext, slug: string): Promise<void> {
+  const { page } = await openLab(ctx, slug);
+  await ctx.check(`${slug}: typing in the editor key by key keeps every key there ("/", comments, brackets)`, async () => {
+    await setCode(page, '');
+    const typed = ['// a/b: keep (these) [brackets] {and} slashes // here', 'const ratio = (6 / 3) * [1, 2][0] / 1; // half/whole', 'let n = 3;', 'while (n --> 0) ratio / n;'];
+    await page.keyboard.type(typed[0]!);
+    for (const line of typed.slice(1)) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(line);
+    }
+    const state = await page.evaluate(() => ({
+      value: (window as unknown as { __labEditor: { getValue(): string } }).__labEditor.getValue(),
+      inEditor: document.activeElement?.closest('.monaco-editor') !== null,
+      activeTag: document.activeElement?.tagName ?? '',
+      activeId: document.activeElement?.id ?? '',
+    }));
+    if (!state.inEditor) throw new Error(`focus left the editor while typing (now on <${state.activeTag.toLowerCase()} id="${state.activeId}">)`);
+    const expected = typed.join('\n');
+    if (state.value !== expected) throw new Error(`the editor holds ${JSON.stringify(state.value)}, typed ${JSON.stringify(expected)}`);
   }, page);
 }
 
@@ -354,9 +422,10 @@ const suite: BrowserSuite = async (ctx) => {
     .filter((entry) => entry.isDirectory() && readdirSync(join(ROOT, 'labs', entry.name)).includes('lab.mdx'))
     .map((entry) => entry.name)
     .sort();
-  for (const slug of slugs) await labChecks(ctx, slug);
+  for (const slug of slugs) await labChecks(ctx, slug, slug === slugs[0]);
   for (const slug of slugs) await clusterChecks(ctx, slug);
   if (slugs[0]) {
+    await typingChecks(ctx, slugs[0]);
     await progressChecks(ctx, slugs[0]);
     await darkScreenshot(ctx, slugs[0]);
   }
