@@ -21,6 +21,12 @@ function frontmatterOf(mdx: string): Record<string, unknown> {
   return m ? (parseYaml(m[1]!) as Record<string, unknown>) : {};
 }
 
+/** The chapter a lab names in its lab.mdx (undefined for a folder that is not a lab yet). */
+function labChapter(slug: string): unknown {
+  const file = join(root, 'labs', slug, 'lab.mdx');
+  return existsSync(file) ? frontmatterOf(readFileSync(file, 'utf8'))['chapter'] : undefined;
+}
+
 describe.each(chapterFiles)('%s', (file) => {
   const mdx = readFileSync(join(contentDir, file), 'utf8');
   const front = frontmatterOf(mdx);
@@ -58,6 +64,15 @@ describe.each(chapterFiles)('%s', (file) => {
     expect(questions).toBeLessThanOrEqual(6);
     expect(selfCheck.match(/\bexplanation:/g)?.length ?? 0, 'every question explained').toBe(questions);
     expect(mdx).toMatch(/^## Where this lives in the real code$/m);
+  });
+
+  it.runIf(!draft)('has at least one lab (its labs: or a lab naming it) and links one from its text', () => {
+    const id = file.replace(/\.mdx$/, '');
+    const naming = [...labSlugs].filter((slug) => labChapter(slug) === id);
+    const listed = [...(Array.isArray(front['labs']) ? (front['labs'] as string[]) : []), ...naming];
+    const linked = [...mdx.matchAll(/\]\(\/labs\/([^/)]+)\/?\)/g)].map((m) => m[1]!);
+    expect(listed.length, 'labs: in the frontmatter, or a lab whose chapter: is this one').toBeGreaterThan(0);
+    expect(listed.filter((slug) => linked.includes(slug)), 'a link to one of its labs in the text').not.toEqual([]);
   });
 });
 
