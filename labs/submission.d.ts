@@ -132,4 +132,7 @@ declare module '@lab/submission' {
   }
   export function createWorkQueue(clock: QueueClock, rateLimiter?: RateLimiter<string>): WorkQueue;
   export function createItemExponentialFailureRateLimiter(baseDelayMs: number, maxDelayMs: number): RateLimiter<string>;
+
+  // raft-commit
+  export function leaderCommitIndex(state: import('../runtime/raft/index.ts').CommitState): number;
 }

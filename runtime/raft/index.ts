@@ -51,6 +51,12 @@ export {
   type SimClusterOptions,
   type StateMachine,
 } from './sim-cluster.ts';
+export {
+  defaultCommitRule,
+  majorityIndex,
+  type CommitRule,
+  type CommitState,
+} from './commit-rule.ts';
 export { SafetyChecker } from './safety-checker.ts';
 export {
   REPLAY_HINT,

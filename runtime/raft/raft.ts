@@ -7,6 +7,7 @@
  * Section references are to the Raft paper (Ongaro and Ousterhout, "In Search of an Understandable
  * Consensus Algorithm", 2014) and Ongaro's thesis (PreVote 9.6, CheckQuorum 6.2, ReadIndex 6.4).
  */
+import type { CommitRule } from './commit-rule.ts';
 import { RaftLog } from './raft-log.ts';
 import { ReadOnly } from './read-only.ts';
 import type { Storage } from './storage.ts';
@@ -58,6 +59,11 @@ export interface Config {
   /** Campaign with a PreVote round first (thesis 9.6). Default true (as etcd). */
   preVote?: boolean;
   rng: RaftRng;
+  /**
+   * Replaces the leader's commit decision (default: quorum index, only if of the current term).
+   * The raft-commit lab drives the simulation with the learner's rule through this.
+   */
+  commitRule?: CommitRule;
   /** Receives notable state changes (becoming leader, stepping down...) for traces. */
   onEvent?: (kind: string, detail: string) => void;
 }
@@ -97,6 +103,7 @@ export class Raft {
   randomizedElectionTimeout = 0;
 
   private readonly rng: RaftRng;
+  private readonly commitRule: CommitRule | undefined;
   readonly onEvent: (kind: string, detail: string) => void;
   private tickFn: () => void = () => this.tickElection();
   private stepFn: StepFn = stepFollower;
@@ -115,6 +122,7 @@ export class Raft {
     this.preVote = c.preVote ?? true;
     this.maxEntriesPerMsg = c.maxEntriesPerMsg ?? 64;
     this.rng = c.rng;
+    this.commitRule = c.commitRule;
     this.onEvent = c.onEvent ?? (() => {});
     this.raftLog = new RaftLog(c.storage);
     this.prs = new ProgressTracker(c.maxInflightMsgs ?? 256);
@@ -341,7 +349,31 @@ export class Raft {
 
   /** Advances commit to the quorum's match index if allowed (Raft paper 5.4.2). */
   maybeCommit(): boolean {
+    if (this.commitRule) return this.maybeCommitByRule(this.commitRule);
     return this.raftLog.maybeCommit(this.prs.committed(), this.term);
+  }
+
+  /** maybeCommit with an injected rule: its answer is checked, then applied like commitTo. */
+  private maybeCommitByRule(rule: CommitRule): boolean {
+    const log = this.raftLog;
+    const match: Record<NodeId, number> = {};
+    for (const id of this.prs.voters) match[id] = this.prs.progress.get(id)?.match ?? 0;
+    const before = log.committed;
+    const next = rule({
+      leader: this.id,
+      match,
+      committed: before,
+      term: this.term,
+      termAt: (i) => (typeof i === 'number' ? log.termOrZero(i) : 0),
+    });
+    if (!Number.isSafeInteger(next) || next < before || next > log.lastIndex()) {
+      throw new Error(
+        `the commit rule returned ${String(next)} with commit at ${before} and the leader's last index ${log.lastIndex()}: commit never moves back, and cannot pass the last index`,
+      );
+    }
+    if (next === before) return false;
+    log.commitTo(next);
+    return true;
   }
 
   committedEntryInCurrentTerm(): boolean {

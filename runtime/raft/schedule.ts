@@ -4,11 +4,26 @@
  * restarts, symmetric partitions, one-way blocks, heals, loss, duplication and reordering, while
  * SafetyChecker watches every Ready. Then stop the faults (heal, restart everyone, clean links)
  * and check liveness: a leader appears within a bound, and fresh proposals commit on every member.
+ *
+ * One seed in five (drawn from its own RNG fork, so the other seeds' schedules are unchanged) runs
+ * the 'figure8' family instead: a scripted adversary on 5 members that steers the cluster towards
+ * the interleaving of the Raft paper's Figure 8 (section 5.4.2), which random faults almost never
+ * reach: a leader's entries reach one follower only and the leader crashes; a member with a
+ * shorter log wins the next term and crashes before replicating anything; the old leader (or the
+ * follower holding its entries) wins again and, the moment it commits an entry nobody had
+ * committed before, is cut off and crashed; then the shorter-log member comes back, facing the two
+ * members that hold the most entries cut off. A leader that commits an old-term entry by
+ * counting replicas (no term check) has then committed an entry the shorter-log member overwrites.
  * Replay any seed with `npm run soak -- --only raft --from <seed> --seeds 1`.
  */
-import { createKernel, type Rng, type TraceOptions } from '../kernel/index.ts';
+import { createKernel, type Kernel, type Rng, type TraceOptions } from '../kernel/index.ts';
+import type { CommitRule } from './commit-rule.ts';
+import type { RawNode } from './rawnode.ts';
 import { SafetyChecker } from './safety-checker.ts';
-import { LogStateMachine, SimCluster } from './sim-cluster.ts';
+import { LogStateMachine, SimCluster, type SimClusterHooks } from './sim-cluster.ts';
+import type { NodeId, Ready } from './types.ts';
+
+export type RaftScheduleFamily = 'mixed' | 'figure8';
 
 export interface RaftScheduleOptions {
   /** Cluster size (default: drawn from the seed among 1, 3, 5). */
@@ -22,11 +37,16 @@ export interface RaftScheduleOptions {
   trace?: TraceOptions;
   /** Mix single-member adds and removes into the faults (default: drawn from the seed, 30%). */
   membershipChanges?: boolean;
+  /** Which fault schedule (default: drawn from the seed: 'figure8' one seed in five, else 'mixed'). */
+  family?: RaftScheduleFamily;
+  /** Every member's commit rule (default: Raft's own). The raft-commit lab injects the learner's. */
+  commitRule?: CommitRule;
 }
 
 export interface RaftScheduleResult {
   ok: boolean;
   seed: number;
+  family: RaftScheduleFamily;
   /** What failed (empty when ok). */
   message: string;
   traceHash: string;
@@ -45,52 +65,67 @@ export const REPLAY_HINT = (seed: number): string =>
 
 export function runRaftSchedule(seed: number, opts: RaftScheduleOptions = {}): RaftScheduleResult {
   const kernel = createKernel({ seed, trace: opts.trace ?? { detail: false, capacity: 0 } });
+  const family = opts.family ?? (kernel.rng.fork('family').chance(0.2) ? 'figure8' : 'mixed');
   const plan = kernel.rng.fork('schedule');
-  const size = opts.members ?? ([1, 3, 3, 5, 5] as const)[plan.nextInt(5)]!;
+  const figure8 = family === 'figure8';
+  const size = figure8 ? 5 : (opts.members ?? ([1, 3, 3, 5, 5] as const)[plan.nextInt(5)]!);
   const ids = Array.from({ length: size }, (_, i) => `n${i + 1}`);
-  kernel.net.configure({
-    lossRate: pick(plan, [0, 0.01, 0.05, 0.1]),
-    duplicateRate: pick(plan, [0, 0.01, 0.05]),
-    reorderRate: pick(plan, [0, 0.02, 0.1]),
-  });
+  if (!figure8) {
+    kernel.net.configure({
+      lossRate: pick(plan, [0, 0.01, 0.05, 0.1]),
+      duplicateRate: pick(plan, [0, 0.01, 0.05]),
+      reorderRate: pick(plan, [0, 0.02, 0.1]),
+    });
+  }
   const checker = new SafetyChecker();
+  const adversary = figure8 ? new Figure8Adversary(kernel) : undefined;
   const cluster = new SimCluster({
     kernel,
     ids,
-    snapshotEvery: pick(plan, [0, 10, 50]),
-    snapshotCatchUpEntries: pick(plan, [0, 5, 20]),
-    hooks: checker.hooks(() => kernel.now()),
+    snapshotEvery: figure8 ? 0 : pick(plan, [0, 10, 50]),
+    snapshotCatchUpEntries: figure8 ? 20 : pick(plan, [0, 5, 20]),
+    // Small appends let a follower hold a leader's old-term entries without its new-term one.
+    maxEntriesPerMsg: figure8 ? pick(plan, [1, 1, 2, 3]) : undefined,
+    commitRule: opts.commitRule,
+    hooks: chainHooks(checker.hooks(() => kernel.now()), adversary?.hooks()),
   });
 
   const faultPhaseMs = opts.faultPhaseMs ?? 10_000;
-  let n = 0;
-  kernel.net.register('client', () => {});
-  // Client traffic: a proposal at a random member every 20..200 ms.
-  const proposer = kernel.every(20 + plan.nextInt(180), () => {
-    cluster.propose(cluster.ids[plan.nextInt(cluster.ids.length)]!, `s${seed}-${n++}`);
-  });
-  // Faults: one every 200..1500 ms. In some schedules, membership changes join in.
-  const membership = opts.membershipChanges ?? plan.chance(0.3);
-  const faults = (): void => {
-    if (kernel.now() >= faultPhaseMs) return;
-    if (membership && plan.chance(0.4)) changeMembership(plan, cluster);
-    else injectFault(plan, cluster, cluster.ids);
-    kernel.setTimer(200 + plan.nextInt(1300), faults);
-  };
-  kernel.setTimer(plan.nextInt(1000), faults);
-  for (let t = 2000; t <= faultPhaseMs; t += 2000) {
-    kernel.runUntil(t);
+  if (adversary) {
+    adversary.run(plan, cluster, checker);
+    kernel.runUntil(Math.max(kernel.now(), faultPhaseMs));
     checker.checkLogMatching(cluster);
-    if (checker.violation) break;
+  } else {
+    let n = 0;
+    kernel.net.register('client', () => {});
+    // Client traffic: a proposal at a random member every 20..200 ms.
+    const proposer = kernel.every(20 + plan.nextInt(180), () => {
+      cluster.propose(cluster.ids[plan.nextInt(cluster.ids.length)]!, `s${seed}-${n++}`);
+    });
+    // Faults: one every 200..1500 ms. In some schedules, membership changes join in.
+    const membership = opts.membershipChanges ?? plan.chance(0.3);
+    const faults = (): void => {
+      if (kernel.now() >= faultPhaseMs) return;
+      if (membership && plan.chance(0.4)) changeMembership(plan, cluster);
+      else injectFault(plan, cluster, cluster.ids);
+      kernel.setTimer(200 + plan.nextInt(1300), faults);
+    };
+    kernel.setTimer(plan.nextInt(1000), faults);
+    for (let t = 2000; t <= faultPhaseMs; t += 2000) {
+      kernel.runUntil(t);
+      checker.checkLogMatching(cluster);
+      if (checker.violation) break;
+    }
+    kernel.runUntil(faultPhaseMs);
+    proposer.cancel();
   }
-  kernel.runUntil(faultPhaseMs);
-  proposer.cancel();
 
   const fail = (message: string): RaftScheduleResult => result(false, message);
   const result = (ok: boolean, message: string): RaftScheduleResult => ({
     ok,
     seed,
-    message: ok ? '' : `${message} (members ${size}, seed ${seed}; ${REPLAY_HINT(seed)})`,
+    family,
+    message: ok ? '' : `${message} (members ${size}, ${family} schedule, seed ${seed}; ${REPLAY_HINT(seed)})`,
     traceHash: kernel.trace.hash(),
     members: size,
     committed: checker.appliedAt.size,
@@ -198,6 +233,134 @@ function injectFault(rng: Rng, cluster: SimCluster, ids: string[]): void {
     const to = ids[rng.nextInt(ids.length)]!;
     if (to !== id) net.block(id, to);
   } else {
+    net.heal();
+  }
+}
+
+function chainHooks(a: SimClusterHooks, b: SimClusterHooks | undefined): SimClusterHooks {
+  if (!b) return a;
+  return {
+    onStart: (id, node) => {
+      a.onStart?.(id, node);
+      b.onStart?.(id, node);
+    },
+    onApply: (id, e) => {
+      a.onApply?.(id, e);
+      b.onApply?.(id, e);
+    },
+    onReady: (id, rd, node) => {
+      a.onReady?.(id, rd, node);
+      b.onReady?.(id, rd, node);
+    },
+  };
+}
+
+type Figure8Trigger = 'none' | 'cut-new-leader' | 'cut-leader-on-commit';
+
+/**
+ * The 'figure8' family's adversary: a script of faults, each step waiting (bounded) for the
+ * cluster to get where it needs to be, with the members playing each role and the timings drawn
+ * from the seed. Two steps react to what a member does (as a crash at the worst moment would):
+ * cut off a member the moment it becomes leader, or the moment its commit index passes every
+ * commit index reached before (it commits an entry nobody had committed).
+ */
+class Figure8Adversary {
+  private trigger: Figure8Trigger = 'none';
+  /** The member the last trigger cut off (undefined until it fires). */
+  private victim: NodeId | undefined;
+  /** The highest commit index any member has reached so far. */
+  private highestCommit = 0;
+  private cluster: SimCluster | undefined;
+
+  constructor(private readonly kernel: Kernel) {}
+
+  hooks(): SimClusterHooks {
+    return { onReady: (id, rd, node) => this.onReady(id, rd, node) };
+  }
+
+  private onReady(id: NodeId, _rd: Ready, node: RawNode): void {
+    const raft = node.raft;
+    const committed = raft.raftLog.committed;
+    const newCommit = committed > this.highestCommit;
+    this.highestCommit = Math.max(this.highestCommit, committed);
+    if (this.trigger === 'none' || raft.state !== 'StateLeader') return;
+    if (this.trigger === 'cut-new-leader' || (this.trigger === 'cut-leader-on-commit' && newCommit)) {
+      this.cutOff(id);
+    }
+  }
+
+  /** Cuts every link out of `id` (messages in flight are lost too), then crashes it. */
+  private cutOff(id: NodeId): void {
+    this.trigger = 'none';
+    this.victim = id;
+    const net = this.kernel.net;
+    for (const other of this.cluster?.ids ?? []) if (other !== id) net.block(id, other);
+    this.kernel.setTimer(1, () => this.crashIfUp(id));
+  }
+
+  private crashIfUp(id: NodeId): void {
+    if (this.cluster?.isUp(id)) this.cluster.crash(id);
+  }
+
+  run(plan: Rng, cluster: SimCluster, checker: SafetyChecker): void {
+    this.cluster = cluster;
+    const kernel = this.kernel;
+    const net = kernel.net;
+    const waitFor = (done: () => boolean, maxMs: number): boolean => {
+      const until = kernel.now() + maxMs;
+      while (!done() && kernel.now() < until && !checker.violation) kernel.runFor(10);
+      return done();
+    };
+    const blockAll = (id: NodeId, except: NodeId[] = []): void => {
+      for (const other of cluster.ids) if (other !== id && !except.includes(other)) net.block(id, other);
+    };
+    // A leader, and a few committed entries everywhere.
+    if (!waitFor(() => cluster.leader() !== undefined, 5000)) return;
+    let n = 0;
+    for (let i = plan.nextInt(4); i >= 0; i--) cluster.propose(cluster.leader()!, `f8-${n++}`);
+    kernel.runFor(200 + plan.nextInt(300));
+    // Until every member stores the whole log and knows it is committed.
+    const settled = (): boolean => {
+      const last = cluster.node(cluster.leader() ?? '')?.raft.raftLog.lastIndex();
+      return cluster.ids.every((id) => cluster.node(id)?.raft.raftLog.committed === last);
+    };
+    waitFor(settled, 3000);
+    const old = cluster.leader();
+    if (!old) return;
+
+    // (a) The leader's next entries reach one follower only; then the leader crashes.
+    const others = cluster.ids.filter((id) => id !== old);
+    const holder = others[plan.nextInt(others.length)]!;
+    blockAll(old, [holder]);
+    for (let i = 2 + plan.nextInt(5); i > 0; i--) cluster.propose(old, `f8-${n++}`);
+    kernel.runFor(20 + plan.nextInt(60));
+    cluster.crash(old);
+    net.heal();
+
+    // (b) With the holder cut off, a member with a shorter log wins the next term, and is cut off
+    // (its new-term entry lost in flight) and crashed the moment it leads.
+    net.partition([[holder], cluster.ids.filter((id) => id !== holder)]);
+    this.trigger = 'cut-new-leader';
+    this.victim = undefined;
+    if (!waitFor(() => this.victim !== undefined, 6000)) return;
+    const shorter = this.victim!;
+    kernel.runFor(5);
+
+    // (c) The old leader returns; it (or the holder) wins again and brings the others' logs up to
+    // date, and the moment it commits an entry nobody had committed before, it is cut off and crashed.
+    net.heal();
+    cluster.restart(old);
+    this.trigger = 'cut-leader-on-commit';
+    this.victim = undefined;
+    if (!waitFor(() => this.victim !== undefined, 8000)) return;
+    kernel.runFor(5);
+
+    // (d) The shorter-log member returns, with the two members that held the old leader's entries
+    // cut off: it wins only if the other two still lack the current-term entry of (c)'s leader.
+    net.heal();
+    net.partition([[old, holder], cluster.ids.filter((id) => id !== old && id !== holder)]);
+    cluster.restart(shorter);
+    kernel.runFor(3000 + plan.nextInt(2000));
     net.heal();
   }
 }

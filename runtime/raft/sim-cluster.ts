@@ -8,6 +8,7 @@
  * Everything is event-driven: results come back through callbacks run by the kernel.
  */
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
+import type { CommitRule } from './commit-rule.ts';
 import { RawNode } from './rawnode.ts';
 import { MemoryStorage } from './storage.ts';
 import {
@@ -54,6 +55,8 @@ export interface SimClusterOptions {
   checkQuorum?: boolean;
   maxEntriesPerMsg?: number;
   maxInflightMsgs?: number;
+  /** The leader's commit decision (default: Raft's own; the raft-commit lab injects the learner's). */
+  commitRule?: CommitRule;
   /** Take a snapshot after this many applied entries since the last one (0: never). Default 0. */
   snapshotEvery?: number;
   /** Entries kept in the log behind a snapshot for slow followers (etcd: 5000). Default 20. */
@@ -248,6 +251,7 @@ export class SimCluster {
       checkQuorum: o.checkQuorum ?? true,
       maxEntriesPerMsg: o.maxEntriesPerMsg ?? 64,
       maxInflightMsgs: o.maxInflightMsgs ?? 256,
+      commitRule: o.commitRule,
       onEvent: trace.enabled ? (kind, detail) => ctx.trace(kind, detail) : undefined,
     });
     const member: Member = { node, sm, storage, ctx, reads: [] };

@@ -1,0 +1,27 @@
+// Mutant "leader-left-out": Counts only the followers' match indexes, leaving the leader's own copy out (but still a majority of all voters).
+// A plausible wrong solution; the hidden suite must fail it.
+// The raft-commit lab: how far a Raft leader may move its commit index.
+// Read lab.mdx first. Run the visible examples with `npm run grade -- raft-commit --examples`;
+// grade with `npm run grade -- raft-commit`.
+//
+// Only `import type` is allowed here: the graded file must run on its own.
+import type { CommitState } from '../../../runtime/raft/index.ts';
+
+/** The leader's new commit index (state.committed when it does not move). */
+export function leaderCommitIndex(state: CommitState): number {
+  // 1. The quorum index: the highest index stored on a majority of the voters, leader included.
+  const all = Object.keys(state.match).length;
+  const match = Object.entries(state.match)
+    .filter(([id]) => id !== state.leader)
+    .map(([, m]) => m)
+    .sort((a, b) => b - a);
+  if (all === 0) return state.committed;
+  const quorum = Math.floor(all / 2) + 1;
+  if (quorum > match.length) return state.committed;
+  const index = match[quorum - 1]!;
+  // 2. Commit never moves back.
+  if (index <= state.committed) return state.committed;
+  // 3. Only an entry of the leader's own term is committed by counting (Figure 8).
+  if (state.termAt(index) !== state.term) return state.committed;
+  return index;
+}
