@@ -7,6 +7,7 @@
 // module is first imported, and a learner's realm must not outlive its grade.
 // Protocol (IPC): the child sends { type: 'ready' }; the parent sends one GradeRequest; the child
 // sends { type: 'start', name } and { type: 'test', result } per test and { type: 'done', error? }, then exits.
+import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,8 +38,17 @@ const { gradeSubmission } = await import('../../../site/lib/grading/worker/grade
 const { PhaseLog } = await import('../../../site/lib/grading/timing.ts');
 await prepareVitest();
 lockdownOnce();
-// Transpile and evaluate what the suites import (the runtime's public face) while nobody waits.
+// Transpile and evaluate what the suites import while nobody waits: the runtime's public face, and
+// every module the lab's suites name except the learner's and vitest (a suite's own file must be
+// imported inside the run, where its tests are collected).
 await import('../../../runtime/index.ts');
+for (const file of ['hidden.test.ts', 'examples.test.ts']) {
+  const source = readFileSync(join(lab.dir, file), 'utf8');
+  for (const [, spec] of source.matchAll(/^import\s+(?!type\b)[^'"]*from\s*'([^']+)'/gm)) {
+    if (spec === '@lab/submission' || spec === 'vitest' || spec === undefined) continue;
+    await import(spec.startsWith('.') ? pathToFileURL(join(lab.dir, spec)).href : spec);
+  }
+}
 
 const suites = {
   hidden: () => import(pathToFileURL(join(lab.dir, 'hidden.test.ts')).href),
