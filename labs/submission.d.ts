@@ -135,4 +135,10 @@ declare module '@lab/submission' {
 
   // raft-commit
   export function leaderCommitIndex(state: import('../runtime/raft/index.ts').CommitState): number;
+
+  // raft-vote
+  export function voteDecision(
+    state: import('../runtime/raft/index.ts').VoteState,
+    request: import('../runtime/raft/index.ts').VoteRequest,
+  ): import('../runtime/raft/index.ts').VoteDecision;
 }

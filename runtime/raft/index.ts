@@ -57,6 +57,13 @@ export {
   type CommitRule,
   type CommitState,
 } from './commit-rule.ts';
+export {
+  defaultVoteRule,
+  type VoteDecision,
+  type VoteRequest,
+  type VoteRule,
+  type VoteState,
+} from './vote-rule.ts';
 export { SafetyChecker } from './safety-checker.ts';
 export {
   REPLAY_HINT,

@@ -8,6 +8,7 @@
  * Consensus Algorithm", 2014) and Ongaro's thesis (PreVote 9.6, CheckQuorum 6.2, ReadIndex 6.4).
  */
 import type { CommitRule } from './commit-rule.ts';
+import type { VoteRule } from './vote-rule.ts';
 import { RaftLog } from './raft-log.ts';
 import { ReadOnly } from './read-only.ts';
 import type { Storage } from './storage.ts';
@@ -64,6 +65,11 @@ export interface Config {
    * The raft-commit lab drives the simulation with the learner's rule through this.
    */
   commitRule?: CommitRule;
+  /**
+   * Replaces a member's answer to MsgVote/MsgPreVote (default: Raft's own, raft.go Step). The
+   * raft-vote lab drives the simulation with the learner's rule through this.
+   */
+  voteRule?: VoteRule;
   /** Receives notable state changes (becoming leader, stepping down...) for traces. */
   onEvent?: (kind: string, detail: string) => void;
 }
@@ -104,6 +110,7 @@ export class Raft {
 
   private readonly rng: RaftRng;
   private readonly commitRule: CommitRule | undefined;
+  private readonly voteRule: VoteRule | undefined;
   readonly onEvent: (kind: string, detail: string) => void;
   private tickFn: () => void = () => this.tickElection();
   private stepFn: StepFn = stepFollower;
@@ -123,6 +130,7 @@ export class Raft {
     this.maxEntriesPerMsg = c.maxEntriesPerMsg ?? 64;
     this.rng = c.rng;
     this.commitRule = c.commitRule;
+    this.voteRule = c.voteRule;
     this.onEvent = c.onEvent ?? (() => {});
     this.raftLog = new RaftLog(c.storage);
     this.prs = new ProgressTracker(c.maxInflightMsgs ?? 256);
@@ -474,6 +482,10 @@ export class Raft {
   // Step: the entry point for every message (mirrors raft.go Step)
 
   step(m: Message): RaftError | null {
+    if (this.voteRule && m.term !== 0 && (m.type === 'MsgVote' || m.type === 'MsgPreVote')) {
+      this.stepVoteByRule(this.voteRule, m);
+      return null;
+    }
     if (m.term === 0) {
       // local message
     } else if (m.term > this.term) {
@@ -524,6 +536,53 @@ export class Raft {
         return null;
       default:
         return this.stepFn(this, m);
+    }
+  }
+
+  /**
+   * A vote request answered by an injected rule. The CheckQuorum lease applies first, as in step();
+   * the rule's answer is checked (it may only move to the request's term on a MsgVote, and vote for
+   * nobody new but the candidate), then applied: step down, record the vote, reply. As upstream, a
+   * MsgVote from an older term gets no reply.
+   */
+  private stepVoteByRule(rule: VoteRule, m: Message): void {
+    const type = m.type as 'MsgVote' | 'MsgPreVote';
+    if (m.term > this.term && this.checkQuorum && this.lead !== None && this.electionElapsed < this.electionTimeout) {
+      this.onEvent(
+        'raft.ignore-vote',
+        `${m.type} from ${m.from} at term ${m.term}: lease with ${this.lead} has ${this.electionTimeout - this.electionElapsed} ticks left`,
+      );
+      return;
+    }
+    const before = { term: this.term, vote: this.vote, lead: this.lead };
+    const d = rule(
+      { ...before, lastIndex: this.raftLog.lastIndex(), lastTerm: this.raftLog.lastTerm() },
+      { type, from: m.from, term: m.term, lastIndex: m.index, lastTerm: m.logTerm },
+    );
+    const problem = !d || typeof d !== 'object'
+      ? 'not an object'
+      : typeof d.grant !== 'boolean'
+        ? 'grant is not a boolean'
+        : d.term !== before.term && !(type === 'MsgVote' && m.term > before.term && d.term === m.term)
+          ? `term ${String(d.term)} (only ${before.term}${type === 'MsgVote' && m.term > before.term ? ` or the request's ${m.term}` : ''} is possible)`
+          : d.vote !== (d.term === before.term ? before.vote : None) && d.vote !== m.from
+            ? `vote ${JSON.stringify(d.vote)} (only the previous vote, '' after a new term, or the candidate ${m.from})`
+            : d.grant && m.term < d.term
+              ? `a grant for term ${m.term}, older than the voter's term ${d.term}`
+              : undefined;
+    if (problem) {
+      throw new Error(
+        `the vote rule answered ${m.type} from ${m.from} (term ${m.term}) at ${this.id} (term ${before.term}) with ${problem}`,
+      );
+    }
+    if (d.term > this.term) this.becomeFollower(d.term, None);
+    this.vote = d.vote;
+    const respType = voteRespMsgType(type);
+    if (d.grant) {
+      this.send(newMessage({ type: respType, to: m.from, term: m.term }));
+      if (type === 'MsgVote') this.electionElapsed = 0;
+    } else if (m.term >= this.term || type === 'MsgPreVote') {
+      this.send(newMessage({ type: respType, to: m.from, term: this.term, reject: true }));
     }
   }
 

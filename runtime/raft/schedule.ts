@@ -19,6 +19,7 @@
 import { createKernel, type Kernel, type Rng, type TraceOptions } from '../kernel/index.ts';
 import type { CommitRule } from './commit-rule.ts';
 import type { RawNode } from './rawnode.ts';
+import type { VoteRule } from './vote-rule.ts';
 import { SafetyChecker } from './safety-checker.ts';
 import { LogStateMachine, SimCluster, type SimClusterHooks } from './sim-cluster.ts';
 import type { NodeId, Ready } from './types.ts';
@@ -41,6 +42,8 @@ export interface RaftScheduleOptions {
   family?: RaftScheduleFamily;
   /** Every member's commit rule (default: Raft's own). The raft-commit lab injects the learner's. */
   commitRule?: CommitRule;
+  /** Every member's vote rule (default: Raft's own). The raft-vote lab injects the learner's. */
+  voteRule?: VoteRule;
 }
 
 export interface RaftScheduleResult {
@@ -87,6 +90,7 @@ export function runRaftSchedule(seed: number, opts: RaftScheduleOptions = {}): R
     // Small appends let a follower hold a leader's old-term entries without its new-term one.
     maxEntriesPerMsg: figure8 ? pick(plan, [1, 1, 2, 3]) : undefined,
     commitRule: opts.commitRule,
+    voteRule: opts.voteRule,
     hooks: chainHooks(checker.hooks(() => kernel.now()), adversary?.hooks()),
   });
 

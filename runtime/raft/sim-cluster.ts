@@ -9,6 +9,7 @@
  */
 import type { Kernel, ProcessContext } from '../kernel/index.ts';
 import type { CommitRule } from './commit-rule.ts';
+import type { VoteRule } from './vote-rule.ts';
 import { RawNode } from './rawnode.ts';
 import { MemoryStorage } from './storage.ts';
 import {
@@ -57,6 +58,8 @@ export interface SimClusterOptions {
   maxInflightMsgs?: number;
   /** The leader's commit decision (default: Raft's own; the raft-commit lab injects the learner's). */
   commitRule?: CommitRule;
+  /** A member's answer to vote requests (default: Raft's own; the raft-vote lab injects the learner's). */
+  voteRule?: VoteRule;
   /** Take a snapshot after this many applied entries since the last one (0: never). Default 0. */
   snapshotEvery?: number;
   /** Entries kept in the log behind a snapshot for slow followers (etcd: 5000). Default 20. */
@@ -252,6 +255,7 @@ export class SimCluster {
       maxEntriesPerMsg: o.maxEntriesPerMsg ?? 64,
       maxInflightMsgs: o.maxInflightMsgs ?? 256,
       commitRule: o.commitRule,
+      voteRule: o.voteRule,
       onEvent: trace.enabled ? (kind, detail) => ctx.trace(kind, detail) : undefined,
     });
     const member: Member = { node, sm, storage, ctx, reads: [] };
