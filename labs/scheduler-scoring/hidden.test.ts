@@ -5,8 +5,18 @@
 // recomputed with the current std-dev formula), helper/normalize_score_test.go
 // (TestDefaultNormalizeScore) and schedule_one_test.go (TestSelectHost).
 // Upstream capacities like "cpu": "4000" are cores: here 4000 cores = 4_000_000 millicores.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ContainerRequests, NodeInfo, NodeScore, PodInfo, ResourceSpec, ScorePlugin, Status } from '../../runtime/scheduler/index.ts';
+import type { Container, Node, Pod, ResourceList } from '../../runtime/api/index.ts';
+import type { ContainerRequests, NodeInfo, NodeScore, PodInfo, Profile, ResourceSpec, SchedNodeInfo, ScorePlugin, Status } from '../../runtime/scheduler/index.ts';
+import {
+  defaultNormalizeScore as schedulerNormalizeScore,
+  IN_TREE_REGISTRY,
+  newPodInfo,
+  scheduleOne,
+  selectHost as schedulerSelectHost,
+  Snapshot,
+} from '../../runtime/scheduler/index.ts';
 import {
   defaultNormalizeScore,
   newBalancedAllocation,
@@ -387,5 +397,399 @@ describe('properties', () => {
       expect(out.every((s) => s.score >= 0 && s.score <= 100), `seed ${seed}, case ${i}`).toBe(true);
       if (raw.some((s) => s.score > 0)) expect(Math.max(...out.map((s) => s.score))).toBe(100);
     }
+  });
+});
+
+// ---------------------------------------------------------------- differential property tests
+
+// Generated pods and clusters, compared with the simulated kube-scheduler's own code
+// (runtime/scheduler): its NodeResourcesFit (LeastAllocated) and NodeResourcesBalancedAllocation
+// plugins on NodeInfo built by its scheduler cache from v1 objects (quantities such as "333m",
+// "1.5" or "1.5Gi" parsed by the runtime), its helper DefaultNormalizeScore, and its scheduling
+// cycle's RunScorePlugins for the weighted sums. Inputs go past the examples: up to 30 nodes and 60
+// pods already placed, 1 to 4 containers per pod with each request present, absent or an explicit 0,
+// init containers and overhead on the placed pods, values that do not divide evenly, nodes without
+// one of the resources, resource lists in either order with weights up to 100.
+
+/** Fails a property with a message in the learner's terms (no stack trace: the counterexample is the story). */
+function mismatch(message: string): never {
+  const error = new Error(message);
+  error.stack = `mismatch: ${message}`;
+  throw error;
+}
+
+/**
+ * Runs a differential property with a fixed seed; on failure, reports the seed, the path to replay
+ * it (fc.assert(property, { seed, path })) and the smallest failing input fast-check found, described
+ * by `describe`, with what kube-scheduler and the learner said.
+ */
+function differential<T>(what: string, arb: fc.Arbitrary<T>, numRuns: number, seed: number, describeInput: (input: T) => string, compare: (input: T) => string | undefined): void {
+  const details = fc.check(
+    fc.property(arb, (input) => {
+      const problem = compare(input);
+      if (problem !== undefined) mismatch(problem);
+    }),
+    { seed, numRuns },
+  );
+  if (details.failed && details.counterexample) {
+    const [input] = details.counterexample;
+    let problem: string;
+    try {
+      problem = compare(input) ?? String(details.errorInstance);
+    } catch (e) {
+      problem = `your code threw: ${e instanceof Error ? e.message : String(e)}`;
+    }
+    expect.fail(
+      `${what}: differs from kube-scheduler (seed ${details.seed}, path ${details.counterexamplePath}, after ${details.numRuns} generated cases).\n` +
+        `Smallest failing input:\n${describeInput(input)}\n${problem}`,
+    );
+  }
+  expect(details.numRuns, `${what}: generated cases run`).toBe(numRuns);
+}
+
+interface QuantityPools {
+  cpu: fc.Arbitrary<string>;
+  memory: fc.Arbitrary<string>;
+  nodeCpu: fc.Arbitrary<string>;
+  nodeMemory: fc.Arbitrary<string>;
+}
+
+/** Quantities that rarely divide evenly: odd millicores, fractional cores, raw bytes, decimal and binary suffixes. */
+const unevenPools: QuantityPools = {
+  cpu: fc.oneof(fc.integer({ min: 1, max: 4000 }).map((n) => `${n}m`), fc.integer({ min: 1, max: 16 }).map(String), fc.constantFrom('0.5', '1.5', '0.25', '0.1', '0.333', '2.75')),
+  memory: fc.oneof(
+    fc.integer({ min: 1, max: 8192 }).map((n) => `${n}Mi`),
+    fc.integer({ min: 1, max: 4_000_000_000 }).map(String),
+    fc.integer({ min: 1, max: 3000 }).map((n) => `${n}M`),
+    fc.constantFrom('1Gi', '1.5Gi', '0.5Gi', '2G', '100Ki', '129974272'),
+  ),
+  nodeCpu: fc.oneof(fc.integer({ min: 1, max: 64 }).map(String), fc.integer({ min: 100, max: 16000 }).map((n) => `${n}m`), fc.constantFrom('1.5', '3.5', '0.5')),
+  nodeMemory: fc.oneof(fc.integer({ min: 256, max: 262_144 }).map((n) => `${n}Mi`), fc.integer({ min: 1, max: 512 }).map((n) => `${n}Gi`), fc.constantFrom('1.5Gi', '3000M', '7999999999')),
+};
+
+/** Round numbers, as people write them: requests in tens of millicores and mebibytes on 1, 2 or 4 core nodes, so fractions land on exact percentages. */
+const roundPools: QuantityPools = {
+  cpu: fc.integer({ min: 1, max: 40 }).map((n) => `${n * 10}m`),
+  memory: fc.integer({ min: 1, max: 40 }).map((n) => `${n * 10}Mi`),
+  nodeCpu: fc.constantFrom('1', '2', '4'),
+  nodeMemory: fc.constantFrom('1000Mi', '2000Mi', '4000Mi'),
+};
+
+/** One container's requests: each of cpu and memory absent, an explicit 0 or a quantity. */
+function requestsArb(q: QuantityPools): fc.Arbitrary<ResourceList> {
+  return fc
+    .record({
+      cpu: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('0') }, { weight: 5, arbitrary: q.cpu }),
+      memory: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('0') }, { weight: 5, arbitrary: q.memory }),
+    })
+    .map(({ cpu, memory }) => ({ ...(cpu === undefined ? {} : { cpu }), ...(memory === undefined ? {} : { memory }) }));
+}
+
+interface PlacedPodSpec {
+  node: number;
+  containers: ResourceList[];
+  initContainers: ResourceList[] | undefined;
+  overhead: ResourceList | undefined;
+}
+
+interface ClusterSpec {
+  nodes: { cpu: string | undefined; memory: string | undefined; lost: boolean }[];
+  placed: PlacedPodSpec[];
+  pod: ResourceList[];
+  resources: ResourceSpec[] | undefined;
+}
+
+function nodeSpecArb(q: QuantityPools) {
+  return fc.record({
+    cpu: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('0') }, { weight: 8, arbitrary: q.nodeCpu }),
+    memory: fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('0') }, { weight: 8, arbitrary: q.nodeMemory }),
+    lost: fc.constantFrom(false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true),
+  });
+}
+
+const resourcesArb: fc.Arbitrary<ResourceSpec[] | undefined> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 100 }), fc.boolean()).map(([c, m, memoryFirst]): ResourceSpec[] => (memoryFirst ? [{ name: 'memory', weight: m }, { name: 'cpu', weight: c }] : [{ name: 'cpu', weight: c }, { name: 'memory', weight: m }])) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom<ResourceSpec['name']>('cpu', 'memory'), fc.integer({ min: 1, max: 100 })).map(([name, weight]): ResourceSpec[] => [{ name, weight }]) },
+);
+
+function clusterArbOf(q: QuantityPools): fc.Arbitrary<ClusterSpec> {
+  const requests = requestsArb(q);
+  const containers = fc.array(requests, { minLength: 1, maxLength: 4 });
+  return fc.record({
+    nodes: fc.array(nodeSpecArb(q), { minLength: 1, maxLength: 30, size: 'max' }),
+    placed: fc.array(
+      fc.record({
+        node: fc.nat({ max: 29 }),
+        containers,
+        initContainers: fc.option(fc.array(requests, { minLength: 1, maxLength: 2 }), { nil: undefined, freq: 3 }),
+        overhead: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: requests }),
+      }),
+      { maxLength: 60, size: 'max' },
+    ),
+    pod: containers,
+    resources: resourcesArb,
+  });
+}
+
+const clusterArb: fc.Arbitrary<ClusterSpec> = fc.oneof({ weight: 2, arbitrary: clusterArbOf(unevenPools) }, { weight: 1, arbitrary: clusterArbOf(roundPools) });
+
+const asContainers = (list: ResourceList[], prefix: string): Container[] => list.map((requests, k) => ({ name: `${prefix}${k}`, image: 'app', ...(Object.keys(requests).length > 0 ? { resources: { requests } } : {}) }));
+
+interface BuiltCluster {
+  infos: SchedNodeInfo[];
+  lost: Set<string>;
+  pod: Pod;
+}
+
+function buildCluster(spec: ClusterSpec): BuiltCluster {
+  const nodes: Node[] = spec.nodes.map((n, i) => {
+    const allocatable: ResourceList = { pods: '110', ...(n.cpu === undefined ? {} : { cpu: n.cpu }), ...(n.memory === undefined ? {} : { memory: n.memory }) };
+    return { apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${i}` }, spec: {}, status: { capacity: allocatable, allocatable } };
+  });
+  const placed: Pod[] = spec.placed.map((p, j) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `placed-${j}`, namespace: 'default', uid: `uid-placed-${j}` },
+    spec: {
+      nodeName: `node-${p.node % nodes.length}`,
+      containers: asContainers(p.containers, 'c'),
+      ...(p.initContainers ? { initContainers: asContainers(p.initContainers, 'init') } : {}),
+      ...(p.overhead ? { overhead: p.overhead } : {}),
+    },
+  }));
+  const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'incoming', namespace: 'default', uid: 'uid-incoming' }, spec: { containers: asContainers(spec.pod, 'c') } };
+  const infos = Snapshot.build(nodes, placed).nodeInfoList;
+  return { infos, lost: new Set(spec.nodes.flatMap((n, i) => (n.lost ? [`node-${i}`] : []))), pod };
+}
+
+/** What the learner's plugin receives: the lab's NodeInfo (a copy; node null when the snapshot lost it). */
+function learnerNodeInfo(info: SchedNodeInfo, lost: boolean): NodeInfo {
+  const copyPod = (p: PodInfo): PodInfo => ({ name: p.name, namespace: p.namespace, containers: p.containers.map((c) => ({ name: c.name, requests: { ...c.requests } })) });
+  return {
+    node: lost ? null : { name: info.node!.name },
+    allocatable: { milliCPU: info.allocatable.milliCPU, memory: info.allocatable.memory },
+    requested: { milliCPU: info.requested.milliCPU, memory: info.requested.memory },
+    nonZeroRequested: { milliCPU: info.nonZeroRequested.milliCPU, memory: info.nonZeroRequested.memory },
+    pods: info.pods.map(copyPod),
+  };
+}
+
+function learnerPodInfo(pod: Pod): PodInfo {
+  const info = newPodInfo(pod);
+  return { name: info.name, namespace: info.namespace, containers: info.containers.map((c) => ({ name: c.name, requests: { ...c.requests } })) };
+}
+
+const showRequests = (r: Partial<{ milliCPU: number; memory: number }>) =>
+  `{ ${r.milliCPU === undefined ? 'milliCPU absent' : `milliCPU ${r.milliCPU}`}, ${r.memory === undefined ? 'memory absent' : `memory ${r.memory}`} }`;
+const showResources = (resources: ResourceSpec[] | undefined) =>
+  resources === undefined ? '(default: cpu 1, memory 1)' : `[${resources.map((r) => `${r.name} ${r.weight}`).join(', ')}]`;
+
+function describeScoreCase(spec: ClusterSpec): string {
+  const b = buildCluster(spec);
+  return [
+    `resources ${showResources(spec.resources)}`,
+    `pod: containers [${learnerPodInfo(b.pod).containers.map((c) => showRequests(c.requests)).join(', ')}]`,
+    ...b.infos.map((info) => {
+      const n = learnerNodeInfo(info, b.lost.has(info.node!.name));
+      return `${info.node!.name}${n.node ? '' : ' (node: null, lost from the snapshot)'}: allocatable ${showRequests(n.allocatable)}, requested ${showRequests(n.requested)}, nonZeroRequested ${showRequests(n.nonZeroRequested)}, ${n.pods.length} pods`;
+    }),
+  ].join('\n');
+}
+
+/**
+ * kube-scheduler's plugin as the framework runs it: PreScore first (a Skip means no score: 0 here,
+ * as the lab asks), except on a node the snapshot lost, where the plugin's own score says "node not found".
+ */
+function schedulerScore(name: 'NodeResourcesFit' | 'NodeResourcesBalancedAllocation', resources: ResourceSpec[] | undefined, pod: Pod, info: SchedNodeInfo, lost: boolean): [number, Status] {
+  const args = name === 'NodeResourcesFit' ? (resources ? { scoringStrategy: { type: 'LeastAllocated', resources } } : undefined) : resources ? { resources } : undefined;
+  const plugin = IN_TREE_REGISTRY[name]!(args) as unknown as { preScore: (s: Map<string, unknown>, p: unknown, n: unknown) => Status; score: ScorePlugin['score'] };
+  const state = new Map<string, unknown>();
+  const podInfo = newPodInfo(pod);
+  if (!lost && plugin.preScore(state, podInfo, [info]).code === 'Skip') return [0, { code: 'Success', reasons: [] }];
+  const [value, status] = plugin.score(state, podInfo, lost ? { ...info, node: null } : info);
+  return [value, { code: status.code, reasons: [...status.reasons] }];
+}
+
+function compareScores(name: 'NodeResourcesFit' | 'NodeResourcesBalancedAllocation', make: (resources?: ResourceSpec[]) => ScorePlugin, spec: ClusterSpec): string | undefined {
+  const b = buildCluster(spec);
+  const plugin = spec.resources === undefined ? make() : make(spec.resources.map((r) => ({ ...r })));
+  for (const info of b.infos) {
+    const lost = b.lost.has(info.node!.name);
+    const [want, wantStatus] = schedulerScore(name, spec.resources, b.pod, info, lost);
+    const [got, gotStatus] = structuredClone(plugin.score(new Map(), learnerPodInfo(b.pod), learnerNodeInfo(info, lost)));
+    const show = (v: number, st: Status) => `${v} with ${st.code}${st.reasons.length > 0 ? ` (${st.reasons.join('; ')})` : ''}`;
+    if (got !== want || gotStatus.code !== wantStatus.code || JSON.stringify(gotStatus.reasons) !== JSON.stringify(wantStatus.reasons)) {
+      return `on ${info.node!.name}: kube-scheduler's ${name} scores ${show(want, wantStatus)}, you returned ${show(got, gotStatus)}`;
+    }
+  }
+  return undefined;
+}
+
+const scoreListArb = fc.array(
+  fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: 7 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 1_000_000 }) }),
+  { minLength: 0, maxLength: 30, size: 'max' },
+);
+/** Half the lists hold a 100 (a plugin's own maximum): then 29, 57 and 58 are where floating point slips. */
+const normalizeCaseArb = fc.record({
+  maxPriority: fc.oneof(fc.constant(100), fc.integer({ min: 1, max: 100 })),
+  reverse: fc.boolean(),
+  scores: fc.tuple(scoreListArb, fc.boolean(), fc.nat()).map(([list, withTop, at]) => (withTop ? [...list.slice(0, at % (list.length + 1)), 100, ...list.slice(at % (list.length + 1))] : list)),
+});
+
+interface SumCase {
+  nodeCount: number;
+  plugins: { weight: number; scores: number[]; order: number[] }[];
+}
+
+/** 2 to 30 nodes, 1 to 4 plugins with weights up to 100; each plugin's list in its own order; rarely one score out of range. */
+const sumCaseArb: fc.Arbitrary<SumCase> = fc.integer({ min: 2, max: 30 }).chain((nodeCount) =>
+  fc.record({
+    nodeCount: fc.constant(nodeCount),
+    plugins: fc.array(
+      fc.record({
+        weight: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 100 })),
+        scores: fc.array(fc.integer({ min: 0, max: 100 }), { minLength: nodeCount, maxLength: nodeCount }),
+        order: fc.shuffledSubarray([...Array(nodeCount).keys()], { minLength: nodeCount, maxLength: nodeCount }),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+    bad: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.record({ plugin: fc.nat(), node: fc.nat(), score: fc.constantFrom(-1, 101, -50, 150, 1000) }) }),
+  }).map(({ plugins, bad }) => {
+    const copy = plugins.map((p) => ({ ...p, scores: [...p.scores] }));
+    if (bad) copy[bad.plugin % copy.length]!.scores[bad.node % nodeCount] = bad.score;
+    return { nodeCount, plugins: copy };
+  }),
+);
+
+const PLUGIN_NAMES = ['NodeResourcesFit', 'NodeResourcesBalancedAllocation', 'TaintToleration', 'ImageLocality'];
+
+/** RunScorePlugins as the simulated scheduler's cycle runs it, with stand-in plugins returning the generated scores. */
+function schedulerTotals(c: SumCase): [NodeScore[], Status] {
+  const names = Array.from({ length: c.nodeCount }, (_, i) => `node-${i}`);
+  const nodes: Node[] = names.map((name) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {}, status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } }));
+  const score = c.plugins.map((p, k) => ({
+    weight: p.weight,
+    plugin: {
+      name: PLUGIN_NAMES[k]!,
+      score: (_s: unknown, _p: unknown, info: NodeInfo): [number, Status] => [p.scores[names.indexOf(info.node!.name)]!, { code: 'Success', reasons: [] }],
+      scoreExtensions: () => null,
+    } as ScorePlugin,
+  }));
+  const profile: Profile = { schedulerName: 'default-scheduler', queueSort: 'PrioritySort', preFilter: [], filter: [], postFilter: [], preScore: [], score, reserve: [], permit: [], bind: [] };
+  const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'incoming', namespace: 'default', uid: 'uid-incoming' }, spec: { containers: [{ name: 'c', image: 'app' }] } };
+  const outcome = scheduleOne({ profile, snapshot: Snapshot.build(nodes, []), pod, intn: () => 0, nextStartNodeIndex: 0 });
+  if (outcome.kind === 'Error') return [[], { code: 'Error', reasons: [outcome.message] }];
+  const totals = names.map((name) => ({ name, score: [...(outcome.record.finalScore.get(name)?.values() ?? [])].reduce((sum, v) => sum + Number(v), 0) }));
+  return [totals, { code: 'Success', reasons: [] }];
+}
+
+function describeSumCase(c: SumCase): string {
+  return [
+    `nodeNames [${Array.from({ length: c.nodeCount }, (_, i) => `node-${i}`).join(', ')}]`,
+    ...c.plugins.map((p, k) => `plugin ${PLUGIN_NAMES[k]} weight ${p.weight}: scores [${p.order.map((i) => `node-${i} ${p.scores[i]}`).join(', ')}]`),
+  ].join('\n');
+}
+
+interface SelectCase {
+  scores: number[];
+  /** Fractions in [0, 1): the k-th call intn(n) answers floor(fraction * n). */
+  draws: number[];
+}
+
+const selectCaseArb: fc.Arbitrary<SelectCase> = fc.record({
+  scores: fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(0, 100, 200, 250, 300) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 700 }) }), { minLength: 1, maxLength: 30 }),
+  draws: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 30, maxLength: 30 }),
+});
+
+/** A source of intn answers from the case's draws, recording each call. */
+function scriptedIntn(draws: number[]): { intn: (n: number) => number; calls: string[] } {
+  const calls: string[] = [];
+  let k = 0;
+  return {
+    calls,
+    intn: (n: number) => {
+      const answer = Math.floor(draws[k++ % draws.length]! * n);
+      calls.push(`intn(${n}) = ${answer}`);
+      return answer;
+    },
+  };
+}
+
+/** The single pass the lab specifies (upstream's classic selectHost): reservoir sampling over the ties. */
+function singlePassSelect(totals: NodeScore[], intn: (n: number) => number): string {
+  let selected = totals[0]!.name;
+  let max = totals[0]!.score;
+  let ties = 1;
+  for (const { name, score } of totals.slice(1)) {
+    if (score > max) [selected, max, ties] = [name, score, 1];
+    else if (score === max && intn(++ties) === 0) selected = name;
+  }
+  return selected;
+}
+
+describe('differential tests against kube-scheduler (runtime/scheduler)', () => {
+  it('newLeastAllocated scores like NodeResourcesFit on 100 generated pods and clusters of up to 30 nodes and 60 placed pods (seed 20260501)', () => {
+    differential('newLeastAllocated', clusterArb, 100, 20_260_501, describeScoreCase, (spec) => compareScores('NodeResourcesFit', newLeastAllocated, spec));
+  });
+
+  it('newBalancedAllocation scores like NodeResourcesBalancedAllocation on 100 generated pods and clusters of up to 30 nodes and 60 placed pods (seed 20260502)', () => {
+    differential('newBalancedAllocation', clusterArb, 100, 20_260_502, describeScoreCase, (spec) => compareScores('NodeResourcesBalancedAllocation', newBalancedAllocation, spec));
+  });
+
+  it('defaultNormalizeScore agrees with the scheduler helper on 500 generated score lists (seed 20260503)', () => {
+    differential(
+      'defaultNormalizeScore',
+      normalizeCaseArb,
+      500,
+      20_260_503,
+      (c) => `defaultNormalizeScore(${c.maxPriority}, ${c.reverse}, [${c.scores.join(', ')}])`,
+      ({ maxPriority, reverse, scores }) => {
+        const list = scores.map((score, i) => ({ name: `node-${i}`, score }));
+        const want = schedulerNormalizeScore(maxPriority, reverse, list).map((s) => s.score);
+        const got = (structuredClone(defaultNormalizeScore(maxPriority, reverse, list.map((s) => ({ ...s })))) as NodeScore[]).map((s) => s.score);
+        return JSON.stringify(got) === JSON.stringify(want) ? undefined : `kube-scheduler returns [${want.join(', ')}], you returned [${got.join(', ')}]`;
+      },
+    );
+  });
+
+  it('sumWeightedScores adds up like the scheduling cycle on 300 generated plugin score lists (seed 20260504)', () => {
+    differential('sumWeightedScores', sumCaseArb, 300, 20_260_504, describeSumCase, (c) => {
+      const [wantTotals, wantStatus] = schedulerTotals(c);
+      const nodeNames = Array.from({ length: c.nodeCount }, (_, i) => `node-${i}`);
+      const plugins = c.plugins.map((p, k) => ({ plugin: PLUGIN_NAMES[k]!, weight: p.weight, scores: p.order.map((i) => ({ name: `node-${i}`, score: p.scores[i]! })) }));
+      const [gotTotals, gotStatus] = structuredClone(sumWeightedScores(nodeNames, plugins));
+      if (gotStatus.code !== wantStatus.code || JSON.stringify(gotStatus.reasons) !== JSON.stringify(wantStatus.reasons)) {
+        return `kube-scheduler's status is ${JSON.stringify(wantStatus)}, yours ${JSON.stringify(gotStatus)}`;
+      }
+      if (wantStatus.code !== 'Success') return undefined;
+      const show = (t: NodeScore[]) => `[${t.map((s) => `${s.name} ${s.score}`).join(', ')}]`;
+      return JSON.stringify(gotTotals) === JSON.stringify(wantTotals) ? undefined : `kube-scheduler's totals are ${show(wantTotals)}, yours ${show(gotTotals)}`;
+    });
+  });
+
+  it('selectHost picks among the best nodes exactly as the single pass on 500 generated totals lists with ties (seed 20260505)', () => {
+    differential(
+      'selectHost',
+      selectCaseArb,
+      500,
+      20_260_505,
+      (c) => `totals [${c.scores.map((s, i) => `node-${i} ${s}`).join(', ')}], intn answering floor(x * n) for x in [${c.draws.slice(0, 8).map((d) => d.toFixed(3)).join(', ')}, ...]`,
+      ({ scores, draws }) => {
+        const totals = scores.map((score, i) => ({ name: `node-${i}`, score }));
+        const best = schedulerSelectHost(totals, 3, () => 0)!.top[0]!.score;
+        const oracle = scriptedIntn(draws);
+        const want = singlePassSelect(totals, oracle.intn);
+        const mine = scriptedIntn(draws);
+        const [got, status] = structuredClone(selectHost(totals.map((t) => ({ ...t })), mine.intn));
+        if (status.code !== 'Success') return `you returned the status ${JSON.stringify(status)} for a non-empty list`;
+        const gotScore = totals.find((t) => t.name === got)?.score;
+        if (gotScore !== best) return `kube-scheduler picks a node scoring ${best}, you picked ${JSON.stringify(got)}${gotScore === undefined ? '' : ` (score ${gotScore})`}`;
+        if (got !== want || mine.calls.join() !== oracle.calls.join()) {
+          return `with these answers the single pass draws [${oracle.calls.join(', ')}] and picks ${want}; you drew [${mine.calls.join(', ')}] and picked ${got}`;
+        }
+        return undefined;
+      },
+    );
   });
 });
