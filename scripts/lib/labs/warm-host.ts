@@ -8,12 +8,12 @@
 // Protocol (IPC): the child sends { type: 'ready' }; the parent sends one GradeRequest; the child
 // sends { type: 'start', name } and { type: 'test', result } per test and { type: 'done', error? }, then exits.
 import { readFileSync } from 'node:fs';
-import { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunEvent, SuiteKind } from '../../../site/lib/grading/protocol.ts';
 import type { TestResult } from '../../../site/lib/grading/results.ts';
-import { loadLab, ROOT } from './catalog.ts';
+import { loadLab } from './catalog.ts';
+import { bootPagePipeline } from './page-pipeline.ts';
 
 export interface GradeRequest {
   source: string;
@@ -26,18 +26,7 @@ export type WarmHostMessage = { type: 'ready' } | { type: 'start'; name: string 
 const send = (message: WarmHostMessage, then?: () => void) => process.send?.(message, undefined, {}, () => then?.());
 const slug = process.argv[2]!;
 const lab = loadLab(slug);
-register(pathToFileURL(join(import.meta.dirname, 'page-host-hooks.ts')), {
-  parentURL: import.meta.url,
-  data: { registryUrl: pathToFileURL(join(ROOT, 'site/lib/grading/worker/submission-registry.ts')).href, exports: lab.meta.exports },
-});
-
-// In the grading worker's order: vitest's environment, then lockdown.
-const { prepareVitest } = await import('../../../site/lib/grading/worker/vitest-host.ts');
-const { lockdownOnce } = await import('../../../site/lib/grading/worker/sandbox.ts');
-const { gradeSubmission } = await import('../../../site/lib/grading/worker/grade-submission.ts');
-const { PhaseLog } = await import('../../../site/lib/grading/timing.ts');
-await prepareVitest();
-lockdownOnce();
+const { gradeSubmission, PhaseLog, suites } = await bootPagePipeline(lab);
 // Transpile and evaluate what the suites import while nobody waits: the runtime's public face, and
 // every module the lab's suites name except the learner's and vitest (a suite's own file must be
 // imported inside the run, where its tests are collected).
@@ -49,11 +38,6 @@ for (const file of ['hidden.test.ts', 'examples.test.ts']) {
     await import(spec.startsWith('.') ? pathToFileURL(join(lab.dir, spec)).href : spec);
   }
 }
-
-const suites = {
-  hidden: () => import(pathToFileURL(join(lab.dir, 'hidden.test.ts')).href),
-  examples: () => import(pathToFileURL(join(lab.dir, 'examples.test.ts')).href),
-};
 
 process.once('message', (request: GradeRequest) => {
   const onEvent = (event: RunEvent) => {
